@@ -1,0 +1,84 @@
+import type { Actor } from '../../src/actor/actor.js';
+import { encodeJson } from '../../src/bus/wire.js';
+import { MetadataStore } from '../../src/metadata/store.js';
+import { createPool } from '../../src/pg/pool.js';
+import { validate } from '../../src/schemas/validator.js';
+import type { Session } from '../../src/session/session.js';
+import { handleGraphql } from './graphql-handler.js';
+import { SchemaHost } from './host.js';
+import { runQuery } from './query-runner.js';
+
+interface MetadataChanged {
+  resource_version: number;
+  catalog_changed?: boolean;
+}
+
+/** How often an instance checks the store for a change whose broadcast it may have missed. */
+const STALENESS_CHECK_MS = 10_000;
+
+/**
+ * The schema actor: sole owner of the metadata object. It answers `<p>.query`
+ * (metadata operations), `<p>.graphql` and `<p>.health`, and rebuilds its state when
+ * any instance announces a change on `<p>.metadata.changed`.
+ */
+export const schemaActor: Actor = {
+  name: 'schema',
+  async start(context) {
+    const { bus, config, log } = context;
+    const pool = createPool(context.config.databaseUrl!, { max: config.pgConnections, applicationName: `service-graphql-schema-${context.instance}` });
+    const store = new MetadataStore(pool);
+    await store.setUp();
+    const host = await SchemaHost.load(store, pool, log);
+    const subjects = bus.subjects;
+
+    context.serve(subjects.query, async (request) => {
+      const message = validate<{ session: Session; body: unknown }>('bus/query-request', request.json());
+      const response = await runQuery(host, message.body, message.session, log.child({ requestId: request.requestId }), (committed) => {
+        bus.publish(subjects.metadataChanged, { resource_version: committed.resourceVersion, catalog_changed: committed.catalogChanged });
+        context.announce('metadata', { resource_version: committed.resourceVersion, catalog_changed: committed.catalogChanged });
+      });
+      return encodeJson(response);
+    });
+
+    context.serve(subjects.graphql, async (request) => {
+      const message = validate<{ headers: Record<string, string>; body: string }>('bus/graphql-request', request.json());
+      return handleGraphql(host, bus, message, request.requestId, config.busTimeoutMs);
+    });
+
+    context.serve(subjects.health, async () => {
+      let database = true;
+      try {
+        await pool.query('select 1');
+      } catch {
+        database = false;
+      }
+      return encodeJson({ database, consistent: host.state.report.inconsistencies.length === 0 });
+    });
+
+    context.listen<MetadataChanged>(subjects.metadataChanged, async (message) => {
+      const changed = validate<MetadataChanged>('bus/metadata-changed', message);
+      if (changed.resource_version <= host.state.resourceVersion && !changed.catalog_changed) return;
+      await host.exclusive(() => host.refresh({ catalog: changed.catalog_changed === true }));
+    });
+
+    const staleness = setInterval(() => {
+      host.exclusive(() => host.refresh()).catch((error: unknown) => log.warn({ err: error }, 'metadata staleness check failed'));
+    }, STALENESS_CHECK_MS);
+    staleness.unref();
+
+    context.reportGauges(() => ({
+      resource_version: host.state.resourceVersion,
+      inconsistent_objects: host.state.report.inconsistencies.length,
+      pg_pool_total: pool.totalCount,
+      pg_pool_idle: pool.idleCount,
+      pg_pool_waiting: pool.waitingCount,
+    }));
+
+    return {
+      async stop() {
+        clearInterval(staleness);
+        await pool.end();
+      },
+    };
+  },
+};

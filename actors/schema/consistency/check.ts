@@ -1,0 +1,112 @@
+import type { Metadata, QualifiedName, Relationship, TableEntry } from '../../../src/metadata/types.js';
+import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg/catalog.js';
+import type { InconsistentObject } from './inconsistency.js';
+
+export interface ConsistencyReport {
+  /** The metadata without its inconsistent objects: what the schema is built from. */
+  consistent: Metadata;
+  inconsistencies: InconsistentObject[];
+}
+
+/** Table names in relationship definitions may be bare strings, meaning schema `public`. */
+export function toQualified(table: QualifiedName | string): QualifiedName {
+  return typeof table === 'string' ? { schema: 'public', name: table } : table;
+}
+
+export function displayTable(table: QualifiedName): string {
+  return table.schema === 'public' ? table.name : `${table.schema}.${table.name}`;
+}
+
+/**
+ * Checks every metadata object against the database catalog, dependencies first: a
+ * missing table takes out the objects that need it, and each is reported once.
+ */
+export function checkConsistency(metadata: Metadata, catalog: Catalog): ConsistencyReport {
+  const inconsistencies: InconsistentObject[] = [];
+  const source = metadata.sources[0];
+  if (source === undefined) return { consistent: metadata, inconsistencies };
+
+  const liveTables = source.tables.filter((entry) => {
+    if (catalog.relations.has(relationKey(entry.table.schema, entry.table.name))) return true;
+    inconsistencies.push({
+      type: 'table',
+      definition: entry.table,
+      reason: `no such table/view exists in source: ${JSON.stringify(displayTable(entry.table))}`,
+    });
+    return false;
+  });
+  const tracked = new Set(liveTables.map((entry) => relationKey(entry.table.schema, entry.table.name)));
+
+  const tables = liveTables.map((entry) => {
+    const relation = catalog.relations.get(relationKey(entry.table.schema, entry.table.name))!;
+    const keep = (kind: 'object_relation' | 'array_relation') => (relationship: Relationship) => {
+      const reason = relationshipProblem(entry, relationship, relation, catalog, tracked);
+      if (reason === null) return true;
+      inconsistencies.push({ type: kind, definition: { ...relationship, source: source.name, table: entry.table }, reason });
+      return false;
+    };
+    const next: TableEntry = { ...entry };
+    if (entry.object_relationships) next.object_relationships = entry.object_relationships.filter(keep('object_relation'));
+    if (entry.array_relationships) next.array_relationships = entry.array_relationships.filter(keep('array_relation'));
+    return next;
+  });
+
+  return { consistent: { ...metadata, sources: [{ ...source, tables }, ...metadata.sources.slice(1)] }, inconsistencies };
+}
+
+function relationshipProblem(
+  entry: TableEntry,
+  relationship: Relationship,
+  relation: CatalogRelation,
+  catalog: Catalog,
+  tracked: Set<string>,
+): string | null {
+  const using = relationship.using;
+  if ('manual_configuration' in using) {
+    const remote = toQualified(using.manual_configuration.remote_table);
+    const remoteRelation = catalog.relations.get(relationKey(remote.schema, remote.name));
+    if (!tracked.has(relationKey(remote.schema, remote.name)) || remoteRelation === undefined) {
+      return `table ${JSON.stringify(displayTable(remote))} is not tracked`;
+    }
+    for (const [from, to] of Object.entries(using.manual_configuration.column_mapping)) {
+      if (!hasColumn(relation, from)) return columnMissing(from, entry.table);
+      if (!hasColumn(remoteRelation, to)) return columnMissing(to, remote);
+    }
+    return null;
+  }
+  const on = using.foreign_key_constraint_on;
+  if (typeof on === 'string' || Array.isArray(on)) {
+    // This table holds the key: it must still reference a tracked table through these columns.
+    const columns = typeof on === 'string' ? [on] : on;
+    for (const column of columns) if (!hasColumn(relation, column)) return columnMissing(column, entry.table);
+    const fk = relation.foreignKeys.find((key) => sameColumns(key.columns, columns));
+    if (fk === undefined) return `no foreign constraint exists on the given column(s) ${columns.join(', ')}`;
+    if (!tracked.has(relationKey(fk.refSchema, fk.refTable))) return `table ${JSON.stringify(displayTable({ schema: fk.refSchema, name: fk.refTable }))} is not tracked`;
+    return null;
+  }
+  // The other table holds the key, pointing back at this one.
+  const other = toQualified(on.table);
+  const otherRelation = catalog.relations.get(relationKey(other.schema, other.name));
+  if (!tracked.has(relationKey(other.schema, other.name)) || otherRelation === undefined) {
+    return `table ${JSON.stringify(displayTable(other))} is not tracked`;
+  }
+  const columns = on.columns ?? (on.column === undefined ? [] : [on.column]);
+  for (const column of columns) if (!hasColumn(otherRelation, column)) return columnMissing(column, other);
+  const fk = otherRelation.foreignKeys.find(
+    (key) => sameColumns(key.columns, columns) && key.refSchema === entry.table.schema && key.refTable === entry.table.name,
+  );
+  if (fk === undefined) return `no foreign constraint exists on the given column(s) ${columns.join(', ')}`;
+  return null;
+}
+
+function hasColumn(relation: CatalogRelation, column: string): boolean {
+  return relation.columns.some((candidate) => candidate.name === column);
+}
+
+function columnMissing(column: string, table: QualifiedName): string {
+  return `column ${JSON.stringify(column)} does not exist in table ${JSON.stringify(displayTable(table))}`;
+}
+
+function sameColumns(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((column, index) => column === b[index]);
+}

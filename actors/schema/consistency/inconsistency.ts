@@ -1,0 +1,23 @@
+/**
+ * An object of the metadata that no longer matches the database (interface 2.7): it is
+ * left out of the served schema, listed by get_inconsistent_metadata and removed by
+ * drop_inconsistent_metadata.
+ */
+export type InconsistentObjectType =
+  | 'table'
+  | 'object_relation'
+  | 'array_relation'
+  | 'select_permission'
+  | 'insert_permission'
+  | 'update_permission'
+  | 'delete_permission'
+  | 'computed_field'
+  | 'function'
+  | 'remote_schema'
+  | 'event_trigger';
+
+export interface InconsistentObject {
+  type: InconsistentObjectType;
+  definition: unknown;
+  reason: string;
+}

@@ -1,0 +1,78 @@
+import type { Bus, HandlerReply } from '../../src/bus/bus.js';
+import { encodeJson } from '../../src/bus/wire.js';
+import { ServiceError } from '../../src/errors/service-error.js';
+import type { Session } from '../../src/session/session.js';
+import type { GraphqlRequest } from './graphql/engine.js';
+import type { SchemaHost } from './host.js';
+
+interface GraphqlMessage {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A request-level GraphQL error: `{"errors":[...]}` with no `data` (compat-facts 1.1). */
+export function graphqlError(error: ServiceError): Uint8Array {
+  return encodeJson({ errors: [{ message: error.message, extensions: { path: error.path, code: error.code } }] });
+}
+
+function requestError(message: string, path: string, code: string): ServiceError {
+  return new ServiceError(code, 200, message, path);
+}
+
+function parseBody(body: string): GraphqlRequest | GraphqlRequest[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch (error) {
+    throw requestError(`Error in $: ${(error as Error).message}`, '$', 'invalid-json');
+  }
+  const check = (item: unknown, path: string): GraphqlRequest => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw requestError('expected a GraphQL request object', path, 'parse-failed');
+    const request = item as Record<string, unknown>;
+    if (typeof request.query !== 'string') throw requestError('key "query" not found', path, 'parse-failed');
+    if (request.variables != null && (typeof request.variables !== 'object' || Array.isArray(request.variables))) {
+      throw requestError('expected Object for "variables"', `${path}.variables`, 'parse-failed');
+    }
+    if (request.operationName != null && typeof request.operationName !== 'string') {
+      throw requestError('expected String for "operationName"', `${path}.operationName`, 'parse-failed');
+    }
+    return request as unknown as GraphqlRequest;
+  };
+  return Array.isArray(parsed) ? parsed.map((item, index) => check(item, `$[${index}]`)) : check(parsed, '$');
+}
+
+/**
+ * `<p>.graphql`: resolves the caller's session with the auth actor, then runs each
+ * request of the body. Every failure is answered in the GraphQL envelope (the edge
+ * always sends HTTP 200 on this route, compat-facts 1.2).
+ */
+export async function handleGraphql(host: SchemaHost, bus: Bus, message: GraphqlMessage, requestId: string, timeoutMs: number): Promise<HandlerReply> {
+  try {
+    const parsed = parseBody(message.body);
+    const session = await bus.request<Session>(bus.subjects.authResolve, { headers: message.headers }, { requestId, timeoutMs });
+    const engine = host.state.graphql;
+    const context = { db: host.db, requestId };
+    const meta = { role: session.role };
+    if (!Array.isArray(parsed)) return { body: await engine.execute(parsed, session, context), meta };
+    const parts = await Promise.all(parsed.map((request) => engine.execute(request, session, context)));
+    return { body: joinJsonArray(parts), meta };
+  } catch (error) {
+    if (error instanceof ServiceError) return graphqlError(error);
+    throw error;
+  }
+}
+
+/** Builds `[a,b,...]` from already-encoded JSON parts, without re-parsing them. */
+function joinJsonArray(parts: Uint8Array[]): Uint8Array {
+  const total = parts.reduce((sum, part) => sum + part.length, 0) + parts.length + 1;
+  const out = new Uint8Array(Math.max(total, 2));
+  out[0] = 0x5b;
+  let offset = 1;
+  parts.forEach((part, index) => {
+    if (index > 0) out[offset++] = 0x2c;
+    out.set(part, offset);
+    offset += part.length;
+  });
+  out[offset] = 0x5d;
+  return out;
+}

@@ -1,0 +1,83 @@
+import type { Logger } from '../../src/log/logger.js';
+import type { MetadataStore } from '../../src/metadata/store.js';
+import type { Metadata } from '../../src/metadata/types.js';
+import { introspectCatalog, type Catalog } from '../../src/pg/catalog.js';
+import type { Pool } from '../../src/pg/pool.js';
+import type { ConsistencyReport } from './consistency/check.js';
+import { buildState, type SchemaState } from './state.js';
+
+export interface Committed {
+  resourceVersion: number;
+  catalogChanged: boolean;
+}
+
+/**
+ * Holds the schema actor instance's current state and keeps it in step with the store:
+ * after its own commits at once, after other instances' on `metadata.changed`, and before
+ * every metadata operation by comparing versions (read-your-writes across instances).
+ */
+export class SchemaHost {
+  #state: SchemaState;
+  #queue: Promise<unknown> = Promise.resolve();
+  readonly #store: MetadataStore;
+  readonly #db: Pool;
+  readonly #log: Logger;
+
+  private constructor(state: SchemaState, store: MetadataStore, db: Pool, log: Logger) {
+    this.#state = state;
+    this.#store = store;
+    this.#db = db;
+    this.#log = log;
+  }
+
+  static async load(store: MetadataStore, db: Pool, log: Logger): Promise<SchemaHost> {
+    const stored = await store.read();
+    const catalog = await introspectCatalog(db);
+    return new SchemaHost(buildState(stored.resourceVersion, stored.metadata, catalog), store, db, log);
+  }
+
+  get state(): SchemaState {
+    return this.#state;
+  }
+
+  get db(): Pool {
+    return this.#db;
+  }
+
+  introspect(): Promise<Catalog> {
+    return introspectCatalog(this.#db);
+  }
+
+  /** Runs metadata operations of this instance one at a time. */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(work, work);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Re-reads the store when it holds a newer version (and the catalog when asked). */
+  async refresh(options: { catalog?: boolean } = {}): Promise<void> {
+    const version = await this.#store.currentVersion();
+    if (version === this.#state.resourceVersion && !options.catalog) return;
+    const stored = version === this.#state.resourceVersion ? { resourceVersion: version, metadata: this.#state.metadata } : await this.#store.read();
+    const catalog = options.catalog ? await introspectCatalog(this.#db) : this.#state.catalog;
+    if (stored.resourceVersion < this.#state.resourceVersion) return;
+    this.#state = buildState(stored.resourceVersion, stored.metadata, catalog);
+    this.#log.info({ resourceVersion: stored.resourceVersion, catalog: options.catalog === true }, 'schema state reloaded');
+  }
+
+  /**
+   * Writes new metadata if nobody else wrote since `base`; returns null on a lost race.
+   * With `metadata` null only the catalog changed (reload, run_sql): nothing is written.
+   */
+  async commit(base: SchemaState, metadata: Metadata | null, catalog: Catalog, report: ConsistencyReport): Promise<Committed | null> {
+    let resourceVersion = base.resourceVersion;
+    if (metadata !== null) {
+      const written = await this.#store.write(metadata, base.resourceVersion);
+      if (written === null) return null;
+      resourceVersion = written;
+    }
+    this.#state = buildState(resourceVersion, metadata ?? base.metadata, catalog, report);
+    return { resourceVersion, catalogChanged: catalog !== base.catalog };
+  }
+}

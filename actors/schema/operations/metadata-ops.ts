@@ -1,0 +1,108 @@
+import { errors } from '../../../src/errors/errors.js';
+import { normalizeMetadata } from '../../../src/metadata/normalize.js';
+import { fromVersion2, isVersion2 } from '../../../src/metadata/version2.js';
+import { DEFAULT_SOURCE, emptyMetadata, type Metadata } from '../../../src/metadata/types.js';
+import { checkConsistency } from '../consistency/check.js';
+import type { InconsistentObject } from '../consistency/inconsistency.js';
+import { SUCCESS, type Operation, type OperationContext } from './operation.js';
+
+type Empty = Record<string, never>;
+
+/** Hasura's consistency report: `inconsistent_objects` only when there are any. */
+export function consistencyReport(inconsistencies: readonly InconsistentObject[]): Record<string, unknown> {
+  return inconsistencies.length === 0
+    ? { is_consistent: true }
+    : { is_consistent: false, inconsistent_objects: inconsistencies };
+}
+
+function checkSources(metadata: Metadata, context: OperationContext): Metadata {
+  metadata.sources.forEach((source, index) => {
+    if (source.name !== DEFAULT_SOURCE) {
+      throw errors.notSupported(`${context.argsPath}.sources[${index}].name`, `only the source named "${DEFAULT_SOURCE}" (the engine's own database) is supported; got ${JSON.stringify(source.name)}`);
+    }
+  });
+  if (metadata.sources.length === 0) return { ...metadata, sources: emptyMetadata().sources };
+  return metadata;
+}
+
+export const exportMetadata: Operation<Empty> = {
+  type: 'export_metadata',
+  argsSchema: 'query/export_metadata',
+  async run(_args, context) {
+    return { response: context.metadata };
+  },
+};
+
+/** `/v1/metadata`-style version 2: the metadata with the resource_version it was read at. */
+export const exportMetadataV2: Operation<Empty> = {
+  type: 'export_metadata',
+  version: 2,
+  argsSchema: 'query/export_metadata',
+  async run(_args, context) {
+    return { response: { resource_version: context.resourceVersion, metadata: context.metadata } };
+  },
+};
+
+const upgradeMetadata = (value: unknown): unknown => (isVersion2(value) ? fromVersion2(value) : value);
+
+export const replaceMetadata: Operation<Metadata> = {
+  type: 'replace_metadata',
+  argsSchema: 'query/replace_metadata',
+  upgradeArgs: upgradeMetadata,
+  async run(args, context) {
+    return { response: SUCCESS, metadata: normalizeMetadata(checkSources(args, context)), consistency: 'none-at-all' };
+  },
+};
+
+export const replaceMetadataV2: Operation<{ allow_inconsistent_metadata?: boolean; metadata: Metadata }> = {
+  type: 'replace_metadata',
+  version: 2,
+  argsSchema: 'query/replace_metadata.v2',
+  upgradeArgs: (args) =>
+    typeof args === 'object' && args !== null && 'metadata' in args ? { ...args, metadata: upgradeMetadata(args.metadata) } : args,
+  async run(args, context) {
+    const metadata = normalizeMetadata(checkSources(args.metadata, { ...context, argsPath: `${context.argsPath}.metadata` }));
+    const report = checkConsistency(metadata, context.catalog);
+    return {
+      response: consistencyReport(report.inconsistencies),
+      metadata,
+      consistency: args.allow_inconsistent_metadata === true ? 'allow' : 'none-at-all',
+    };
+  },
+};
+
+export const clearMetadata: Operation<Empty> = {
+  type: 'clear_metadata',
+  argsSchema: 'query/clear_metadata',
+  async run() {
+    return { response: SUCCESS, metadata: emptyMetadata(), consistency: 'allow' };
+  },
+};
+
+export const reloadMetadata: Operation<{ reload_remote_schemas?: boolean | string[]; reload_sources?: boolean | string[] }> = {
+  type: 'reload_metadata',
+  argsSchema: 'query/reload_metadata',
+  async run(_args, context) {
+    const catalog = await context.reloadCatalog();
+    const report = checkConsistency(context.metadata, catalog);
+    return { response: { message: 'success', ...consistencyReport(report.inconsistencies) }, catalogChanged: true };
+  },
+};
+
+/** The interface answers a bare JSON array here, not Hasura's object (compat-facts 0). */
+export const getInconsistentMetadata: Operation<Empty> = {
+  type: 'get_inconsistent_metadata',
+  argsSchema: 'query/get_inconsistent_metadata',
+  async run(_args, context) {
+    return { response: context.inconsistencies };
+  },
+};
+
+export const dropInconsistentMetadata: Operation<Empty> = {
+  type: 'drop_inconsistent_metadata',
+  argsSchema: 'query/drop_inconsistent_metadata',
+  async run(_args, context) {
+    const { consistent } = checkConsistency(context.metadata, context.catalog);
+    return { response: SUCCESS, metadata: normalizeMetadata(consistent), consistency: 'no-new' };
+  },
+};

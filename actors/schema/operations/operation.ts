@@ -1,0 +1,52 @@
+import type { Logger } from '../../../src/log/logger.js';
+import type { Metadata } from '../../../src/metadata/types.js';
+import type { Catalog } from '../../../src/pg/catalog.js';
+import type { Pool } from '../../../src/pg/pool.js';
+import type { Session } from '../../../src/session/session.js';
+import type { InconsistentObject } from '../consistency/inconsistency.js';
+
+/** Everything an operation may read; it changes metadata only by returning a new object. */
+export interface OperationContext {
+  /** The metadata as the operations before this one (in a bulk) left it. */
+  readonly metadata: Metadata;
+  /** The stored version the operation started from. */
+  readonly resourceVersion: number;
+  readonly catalog: Catalog;
+  readonly inconsistencies: readonly InconsistentObject[];
+  readonly session: Session;
+  readonly db: Pool;
+  readonly log: Logger;
+  /** Path of this operation's `args`: `$.args`, or `$.args[2].args` inside a bulk. */
+  readonly argsPath: string;
+  /** Re-reads the database catalog (after SQL that may have changed it). */
+  reloadCatalog(): Promise<Catalog>;
+}
+
+/**
+ * How the metadata an operation returns is checked against the database before it is
+ * committed (compat-facts 2): most operations may not add an inconsistency; replace
+ * (without allow_inconsistent_metadata) may leave none at all; reloads keep what they find.
+ */
+export type ConsistencyPolicy = 'no-new' | 'none-at-all' | 'allow';
+
+export interface OperationOutcome {
+  response: unknown;
+  metadata?: Metadata;
+  consistency?: ConsistencyPolicy;
+  /** The operation changed the database itself (run_sql), so the catalog must be re-read. */
+  catalogChanged?: boolean;
+}
+
+export interface Operation<A = never> {
+  /** The `type` of the `/v1/query` request, e.g. `track_table`. */
+  readonly type: string;
+  /** The `version` it implements; omitted for version 1 (the default). */
+  readonly version?: number;
+  /** Id of the JSON Schema of `args` in `schemas/query/`. */
+  readonly argsSchema: string;
+  /** Rewrites an older accepted form of the args into the current one before validation. */
+  readonly upgradeArgs?: (args: unknown) => unknown;
+  run(args: A, context: OperationContext): Promise<OperationOutcome>;
+}
+
+export const SUCCESS = { message: 'success' } as const;

@@ -1,0 +1,34 @@
+import { errors } from '../../../src/errors/errors.js';
+import {
+  clearMetadata,
+  dropInconsistentMetadata,
+  exportMetadata,
+  exportMetadataV2,
+  getInconsistentMetadata,
+  reloadMetadata,
+  replaceMetadata,
+  replaceMetadataV2,
+} from './metadata-ops.js';
+import type { Operation } from './operation.js';
+
+/** Every `/v1/query` operation by `type` (and `version`); `bulk` is the runner's own. */
+const OPERATIONS: readonly Operation<never>[] = [
+  exportMetadata,
+  exportMetadataV2,
+  replaceMetadata,
+  replaceMetadataV2,
+  clearMetadata,
+  reloadMetadata,
+  getInconsistentMetadata,
+  dropInconsistentMetadata,
+] as Operation<never>[];
+
+const byKey = new Map(OPERATIONS.map((operation) => [`${operation.type}@${operation.version ?? 1}`, operation]));
+const types = new Set(OPERATIONS.map((operation) => operation.type));
+
+export function findOperation(type: string, version: number | undefined, path: string): Operation<unknown> {
+  if (!types.has(type)) throw errors.unknownOperation(`${path}.type`, type);
+  const operation = byKey.get(`${type}@${version ?? 1}`);
+  if (operation === undefined) throw errors.parseFailed(`${path}.version`, `version ${version} of ${type} is not supported`);
+  return operation as Operation<unknown>;
+}

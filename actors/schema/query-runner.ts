@@ -1,0 +1,123 @@
+import { errors } from '../../src/errors/errors.js';
+import type { Logger } from '../../src/log/logger.js';
+import type { Metadata } from '../../src/metadata/types.js';
+import type { Catalog } from '../../src/pg/catalog.js';
+import { validate } from '../../src/schemas/validator.js';
+import { isAdmin, type Session } from '../../src/session/session.js';
+import { checkConsistency, type ConsistencyReport } from './consistency/check.js';
+import type { InconsistentObject } from './consistency/inconsistency.js';
+import type { Committed, SchemaHost } from './host.js';
+import type { OperationContext, OperationOutcome } from './operations/operation.js';
+import { findOperation } from './operations/registry.js';
+
+interface QueryRequest {
+  type: string;
+  args?: unknown;
+  version?: number;
+}
+
+/** The metadata, catalog and report as the operations of one request leave them, step by step. */
+interface Draft {
+  metadata: Metadata;
+  catalog: Catalog;
+  report: ConsistencyReport;
+  metadataChanged: boolean;
+}
+
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Runs one `/v1/query` request (a single operation or a bulk) for an admin session:
+ * validates it, applies it to a draft of the current metadata, checks the draft against
+ * the database, and commits it with optimistic concurrency. A lost race re-reads the
+ * store and runs the request again; nothing of a failed request is committed.
+ */
+export async function runQuery(
+  host: SchemaHost,
+  body: unknown,
+  session: Session,
+  log: Logger,
+  onCommitted: (committed: Committed) => void,
+): Promise<unknown> {
+  if (!isAdmin(session)) throw errors.adminOnly('$.args');
+  const request = validate<QueryRequest>('query/request', body, '$');
+  return host.exclusive(async () => {
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      await host.refresh();
+      const base = host.state;
+      const draft: Draft = { metadata: base.metadata, catalog: base.catalog, report: base.report, metadataChanged: false };
+      const response = await apply(host, request, '$', draft, session, log, base.resourceVersion);
+      if (!draft.metadataChanged && draft.catalog === base.catalog) return response;
+      const committed = await host.commit(base, draft.metadataChanged ? draft.metadata : null, draft.catalog, draft.report);
+      if (committed === null) {
+        log.info({ attempt }, 'metadata changed by another instance meanwhile; re-applying the operation');
+        continue;
+      }
+      onCommitted(committed);
+      return response;
+    }
+    throw errors.metadataConflict('$');
+  });
+}
+
+async function apply(
+  host: SchemaHost,
+  request: QueryRequest,
+  path: string,
+  draft: Draft,
+  session: Session,
+  log: Logger,
+  resourceVersion: number,
+): Promise<unknown> {
+  const argsPath = `${path}.args`;
+  if (request.type === 'bulk') {
+    const items = validate<QueryRequest[]>('query/bulk', request.args ?? [], argsPath);
+    const responses: unknown[] = [];
+    for (const [index, item] of items.entries()) {
+      responses.push(await apply(host, item, `${argsPath}[${index}]`, draft, session, log, resourceVersion));
+    }
+    return responses;
+  }
+  const operation = findOperation(request.type, request.version, path);
+  const raw = request.args ?? {};
+  const args = validate<unknown>(operation.argsSchema, operation.upgradeArgs ? operation.upgradeArgs(raw) : raw, argsPath);
+  const context: OperationContext = {
+    metadata: draft.metadata,
+    resourceVersion,
+    catalog: draft.catalog,
+    inconsistencies: draft.report.inconsistencies,
+    session,
+    db: host.db,
+    log,
+    argsPath,
+    reloadCatalog: async () => (draft.catalog = await host.introspect()),
+  };
+  const outcome = await operation.run(args, context);
+  settle(outcome, draft, argsPath);
+  return outcome.response;
+}
+
+/** Checks what an operation left against the database and moves the draft forward. */
+function settle(outcome: OperationOutcome, draft: Draft, argsPath: string): void {
+  const metadata = outcome.metadata ?? draft.metadata;
+  if (outcome.metadata === undefined && !outcome.catalogChanged && outcome.consistency === undefined) return;
+  const report = checkConsistency(metadata, draft.catalog);
+  const policy = outcome.consistency ?? 'no-new';
+  if (policy === 'none-at-all' && report.inconsistencies.length > 0) {
+    throw errors.inconsistentMetadata(argsPath).withInternal(report.inconsistencies);
+  }
+  if (policy === 'no-new') {
+    const added = newInconsistencies(draft.report.inconsistencies, report.inconsistencies);
+    if (added.length > 0 && outcome.metadata !== undefined) throw errors.newInconsistency(argsPath).withInternal(added);
+  }
+  draft.report = report;
+  if (outcome.metadata !== undefined) {
+    draft.metadata = outcome.metadata;
+    draft.metadataChanged = true;
+  }
+}
+
+function newInconsistencies(before: readonly InconsistentObject[], after: readonly InconsistentObject[]): InconsistentObject[] {
+  const known = new Set(before.map((item) => JSON.stringify([item.type, item.definition])));
+  return after.filter((item) => !known.has(JSON.stringify([item.type, item.definition])));
+}

@@ -1,0 +1,22 @@
+import type { Metadata } from '../../src/metadata/types.js';
+import type { Catalog } from '../../src/pg/catalog.js';
+import { checkConsistency, type ConsistencyReport } from './consistency/check.js';
+import { buildGraphqlEngine, type GraphqlEngine } from './graphql/engine.js';
+
+/**
+ * What one schema actor instance serves: a metadata version, the catalog it was checked
+ * against, the consistency report and the GraphQL engine built from the consistent part.
+ * Immutable: a change builds a new state and swaps it in.
+ */
+export interface SchemaState {
+  readonly resourceVersion: number;
+  readonly metadata: Metadata;
+  readonly catalog: Catalog;
+  readonly report: ConsistencyReport;
+  readonly graphql: GraphqlEngine;
+}
+
+export function buildState(resourceVersion: number, metadata: Metadata, catalog: Catalog, report?: ConsistencyReport): SchemaState {
+  const checked = report ?? checkConsistency(metadata, catalog);
+  return { resourceVersion, metadata, catalog, report: checked, graphql: buildGraphqlEngine(checked.consistent, catalog) };
+}

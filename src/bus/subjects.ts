@@ -1,0 +1,46 @@
+/**
+ * Every NATS subject the engine uses, built from the cluster's prefix. Nothing else in
+ * the code spells a subject: find an actor's subjects here, and in the README's table.
+ */
+export interface Subjects {
+  readonly prefix: string;
+  /** request, queue group: schema actor. `{session, operation}` -> operation result. */
+  readonly query: string;
+  /** request, queue group: schema actor. `{headers, body}` -> GraphQL response bytes. */
+  readonly graphql: string;
+  /** request, queue group: schema actor. `{}` -> `{status, inconsistent}` for /healthz. */
+  readonly health: string;
+  /** request, queue group: auth actor. `{headers}` -> session `{role, variables}`. */
+  readonly authResolve: string;
+  /** broadcast: the schema actor committed a new metadata `resource_version`. */
+  readonly metadataChanged: string;
+  /** request answered by every actor instance: who is alive, with what counters. */
+  readonly monitorPing: string;
+  /** broadcast: an actor instance's counters, every heartbeat interval. */
+  heartbeat(actor: string, instance: string): string;
+  /** wildcard matching every heartbeat. */
+  readonly heartbeatAll: string;
+  /** broadcast: a notable happening (metadata change, delivery, failure, lag). */
+  monitorEvent(kind: string): string;
+  /** wildcard matching every monitor event. */
+  readonly monitorEventAll: string;
+  /** The queue group a request subject is served by. */
+  queueOf(subject: string): string;
+}
+
+export function subjectsFor(prefix: string): Subjects {
+  return {
+    prefix,
+    query: `${prefix}.query`,
+    graphql: `${prefix}.graphql`,
+    health: `${prefix}.health`,
+    authResolve: `${prefix}.auth.resolve`,
+    metadataChanged: `${prefix}.metadata.changed`,
+    monitorPing: `${prefix}.monitor.ping`,
+    heartbeat: (actor, instance) => `${prefix}.monitor.heartbeat.${actor}.${instance}`,
+    heartbeatAll: `${prefix}.monitor.heartbeat.>`,
+    monitorEvent: (kind) => `${prefix}.monitor.events.${kind}`,
+    monitorEventAll: `${prefix}.monitor.events.>`,
+    queueOf: (subject) => `q.${subject}`,
+  };
+}

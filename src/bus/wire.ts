@@ -1,0 +1,64 @@
+import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node';
+
+/**
+ * The envelope of every bus message: NATS headers carry what describes the message
+ * (request id, error flag, chunk numbering) so that the payload stays the payload: the
+ * JSON of a typed message on requests, the exact response bytes on replies.
+ */
+export const HEADER = {
+  requestId: 'svc-request-id',
+  /** Present on a reply whose payload is a ServiceError's JSON instead of a result. */
+  error: 'svc-error',
+  /** On a chunked reply: the number of the message (0-based) and, on the first, the count. */
+  chunk: 'svc-chunk',
+  chunks: 'svc-chunks',
+  /** Prefix of reply facts meant for the requester's logs, e.g. `svc-meta-role`. */
+  metaPrefix: 'svc-meta-',
+} as const;
+
+/** Room left in each message for headers when a reply is cut into chunks. */
+export const HEADER_ROOM_BYTES = 4096;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export function encodeJson(value: unknown): Uint8Array {
+  return encoder.encode(JSON.stringify(value));
+}
+
+export function decodeJson<T>(bytes: Uint8Array): T {
+  return JSON.parse(decoder.decode(bytes)) as T;
+}
+
+export function decodeText(bytes: Uint8Array): string {
+  return decoder.decode(bytes);
+}
+
+export function encodeText(text: string): Uint8Array {
+  return encoder.encode(text);
+}
+
+export function headersWith(entries: Record<string, string>): MsgHdrs {
+  const h = natsHeaders();
+  for (const [key, value] of Object.entries(entries)) h.set(key, value);
+  return h;
+}
+
+/** Splits bytes into pieces of at most `size` bytes, without copying. */
+export function chunksOf(bytes: Uint8Array, size: number): Uint8Array[] {
+  const pieces: Uint8Array[] = [];
+  for (let offset = 0; offset < bytes.length; offset += size) pieces.push(bytes.subarray(offset, offset + size));
+  return pieces.length === 0 ? [bytes] : pieces;
+}
+
+export function concatChunks(pieces: readonly Uint8Array[]): Uint8Array {
+  if (pieces.length === 1) return pieces[0]!;
+  const total = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const piece of pieces) {
+    out.set(piece, offset);
+    offset += piece.length;
+  }
+  return out;
+}

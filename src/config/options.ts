@@ -1,0 +1,129 @@
+/**
+ * Every setting the engine reads, each with its CLI flag, its `SERVICE_GRAPHQL_*`
+ * variable (Hasura's `HASURA_GRAPHQL_*` names in our vocabulary), its default and the
+ * parser that refuses a bad value. `--help` and the README are written from this table.
+ */
+export class ConfigValueError extends Error {
+  override readonly name = 'ConfigValueError';
+}
+
+export type Parser<T> = (raw: string) => T;
+
+export interface OptionSpec<T> {
+  flag: string;
+  env: string;
+  help: string;
+  parse: Parser<T>;
+  default?: T;
+  /** Shown in --help instead of the value, for secrets. */
+  secret?: boolean;
+  /** A flag that takes no value (`--enable-x` means true). */
+  boolean?: boolean;
+}
+
+const text: Parser<string> = (raw) => {
+  if (raw.trim() === '') throw new ConfigValueError('must not be empty');
+  return raw;
+};
+
+const boolean: Parser<boolean> = (raw) => {
+  const value = raw.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(value)) return true;
+  if (['false', '0', 'no', 'off'].includes(value)) return false;
+  throw new ConfigValueError(`expected true or false, got ${JSON.stringify(raw)}`);
+};
+
+function integer(min: number, max: number): Parser<number> {
+  return (raw) => {
+    if (!/^-?[0-9]+$/.test(raw.trim())) throw new ConfigValueError(`expected an integer, got ${JSON.stringify(raw)}`);
+    const value = Number(raw.trim());
+    if (value < min || value > max) throw new ConfigValueError(`expected an integer from ${min} to ${max}, got ${value}`);
+    return value;
+  };
+}
+
+function oneOf<T extends string>(values: readonly T[]): Parser<T> {
+  return (raw) => {
+    const value = raw.trim() as T;
+    if (!values.includes(value)) throw new ConfigValueError(`expected one of ${values.join(', ')}, got ${JSON.stringify(raw)}`);
+    return value;
+  };
+}
+
+function listOf<T extends string>(values: readonly T[]): Parser<T[]> {
+  return (raw) => {
+    const items = raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+    const unknown = items.filter((item) => !values.includes(item as T));
+    if (unknown.length > 0) {
+      throw new ConfigValueError(`unknown value(s) ${unknown.join(', ')}; expected a comma-separated list of ${values.join(', ')}`);
+    }
+    return [...new Set(items as T[])];
+  };
+}
+
+function url(protocols: readonly string[]): Parser<string> {
+  return (raw) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      throw new ConfigValueError(`not a valid URL: ${JSON.stringify(raw)}`);
+    }
+    if (!protocols.includes(parsed.protocol)) {
+      throw new ConfigValueError(`expected a ${protocols.join(' or ')} URL, got ${parsed.protocol}`);
+    }
+    return raw;
+  };
+}
+
+const jsonObject: Parser<Record<string, unknown>> = (raw) => {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    throw new ConfigValueError(`not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigValueError('expected a JSON object');
+  return value as Record<string, unknown>;
+};
+
+/** A NATS subject token: the prefix must not add wildcards or levels of its own. */
+const subjectToken: Parser<string> = (raw) => {
+  if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw new ConfigValueError('expected letters, digits, "_" or "-" only (one NATS subject token)');
+  return raw;
+};
+
+export const API_NAMES = ['metadata', 'graphql', 'config', 'pgdump', 'developer', 'metrics'] as const;
+export type ApiName = (typeof API_NAMES)[number];
+
+export const ACTOR_NAMES = ['edge', 'schema', 'auth'] as const;
+export type ActorName = (typeof ACTOR_NAMES)[number];
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+
+export const OPTIONS = {
+  serverHost: { flag: '--server-host', env: 'SERVICE_GRAPHQL_SERVER_HOST', parse: text, default: '0.0.0.0', help: 'Interface the HTTP server binds.' },
+  serverPort: { flag: '--server-port', env: 'SERVICE_GRAPHQL_SERVER_PORT', parse: integer(0, 65535), default: 8080, help: 'HTTP port (0 picks a free one).' },
+  databaseUrl: { flag: '--database-url', env: 'SERVICE_GRAPHQL_DATABASE_URL', parse: url(['postgres:', 'postgresql:']), help: 'PostgreSQL to serve and to keep metadata in (schema service_catalog). Unset: an embedded PostgreSQL with data in <data-dir>/pg.' },
+  natsUrl: { flag: '--nats-url', env: 'SERVICE_GRAPHQL_NATS_URL', parse: text, default: 'nats://127.0.0.1:4222', help: 'NATS server(s), comma-separated. If the default answers nothing and nats-server is on PATH, the engine starts one with JetStream and data in <data-dir>/nats.' },
+  natsPrefix: { flag: '--nats-prefix', env: 'SERVICE_GRAPHQL_NATS_PREFIX', parse: subjectToken, default: 'svc', help: 'First token of every subject, so that several clusters can share one NATS.' },
+  dataDir: { flag: '--data-dir', env: 'SERVICE_GRAPHQL_DATA_DIR', parse: text, default: '.data', help: 'Where the embedded PostgreSQL and NATS keep their data.' },
+  embeddedPgPort: { flag: '--embedded-pg-port', env: 'SERVICE_GRAPHQL_EMBEDDED_PG_PORT', parse: integer(1, 65535), default: 5439, help: 'Port of the embedded PostgreSQL (only without a database URL).' },
+  pgConnections: { flag: '--pg-connections', env: 'SERVICE_GRAPHQL_PG_CONNECTIONS', parse: integer(1, 1000), default: 20, help: 'Size of each actor instance\'s PostgreSQL pool.' },
+  adminSecret: { flag: '--admin-secret', env: 'SERVICE_GRAPHQL_ADMIN_SECRET', parse: text, secret: true, help: 'Secret for X-Service-Admin-Secret. Unset: every request is admin (development mode).' },
+  jwtSecret: { flag: '--jwt-secret', env: 'SERVICE_GRAPHQL_JWT_SECRET', parse: jsonObject, secret: true, help: 'JWT configuration, a JSON object (type+key or jwk_url, claims_namespace, ...). Needs an admin secret.' },
+  authHook: { flag: '--auth-hook', env: 'SERVICE_GRAPHQL_AUTH_HOOK', parse: url(['http:', 'https:']), help: 'Authentication webhook URL. Needs an admin secret.' },
+  authHookMode: { flag: '--auth-hook-mode', env: 'SERVICE_GRAPHQL_AUTH_HOOK_MODE', parse: oneOf(['GET', 'POST'] as const), default: 'GET', help: 'How the authentication webhook is called.' },
+  unauthorizedRole: { flag: '--unauthorized-role', env: 'SERVICE_GRAPHQL_UNAUTHORIZED_ROLE', parse: text, help: 'Role of requests that carry no credentials.' },
+  enabledApis: { flag: '--enabled-apis', env: 'SERVICE_GRAPHQL_ENABLED_APIS', parse: listOf(API_NAMES), default: ['metadata', 'graphql', 'config'] as ApiName[], help: `Comma-separated APIs to serve, from ${API_NAMES.join(', ')}.` },
+  enableRemoteSchemaPermissions: { flag: '--enable-remote-schema-permissions', env: 'SERVICE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS', parse: boolean, default: false, boolean: true, help: 'Enforce per-role remote schema permissions.' },
+  liveQueriesBatchSize: { flag: '--live-queries-multiplexed-batch-size', env: 'SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE', parse: integer(1, 100_000), default: 100, help: 'Live query batch size, reported by the config API.' },
+  liveQueriesRefetchDelay: { flag: '--live-queries-multiplexed-refetch-delay', env: 'SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_DELAY', parse: integer(1, 3600), default: 1, help: 'Live query refetch delay in seconds, reported by the config API.' },
+  maxRequestBodyBytes: { flag: '--max-request-body-bytes', env: 'SERVICE_GRAPHQL_MAX_REQUEST_BODY_BYTES', parse: integer(1024, 64 * 1024 * 1024), default: 1024 * 1024, help: 'Largest request body accepted (413 beyond). Capped by NATS max_payload less 16 KiB.' },
+  busTimeoutMs: { flag: '--bus-timeout-ms', env: 'SERVICE_GRAPHQL_BUS_TIMEOUT_MS', parse: integer(100, 600_000), default: 60_000, help: 'How long the edge waits for an actor to answer before 503.' },
+  heartbeatMs: { flag: '--heartbeat-ms', env: 'SERVICE_GRAPHQL_HEARTBEAT_MS', parse: integer(100, 600_000), default: 5_000, help: 'Interval of every actor instance\'s heartbeat on <prefix>.monitor.heartbeat.*.' },
+  actors: { flag: '--actors', env: 'SERVICE_GRAPHQL_ACTORS', parse: listOf(ACTOR_NAMES), default: [...ACTOR_NAMES] as ActorName[], help: `Actors this process runs, from ${ACTOR_NAMES.join(', ')}.` },
+  logLevel: { flag: '--log-level', env: 'SERVICE_GRAPHQL_LOG_LEVEL', parse: oneOf(LOG_LEVELS), default: 'info', help: 'pino log level.' },
+} as const;
+
+export type OptionName = keyof typeof OPTIONS;

@@ -1,0 +1,57 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Actor } from '../actor/actor.js';
+import { HEADER_ROOM_BYTES } from '../bus/wire.js';
+import { createEdgeHandler } from './routes.js';
+
+/** Where the edge listens, once started (port 0 in the config picks a free port). */
+export interface EdgeAddress {
+  host: string;
+  port: number;
+}
+
+/**
+ * The HTTP edge as an actor, so that it heartbeats its request counters like any other.
+ * `onListening` tells the process where it listens.
+ */
+export function edgeActor(onListening: (address: EdgeAddress) => void): Actor {
+  return {
+    name: 'edge',
+    async start(context) {
+      const { bus, config, log } = context;
+      const bodyLimit = Math.min(config.maxRequestBodyBytes, bus.maxPayload - HEADER_ROOM_BYTES - 16 * 1024);
+      const handle = createEdgeHandler({ bus, config, log, bodyLimit });
+      const counters = { requests: 0, errors: 0, in_flight: 0 };
+      const server: Server = createServer((request, response) => {
+        counters.requests++;
+        counters.in_flight++;
+        handle(request, response)
+          .then((status) => {
+            if (status >= 400) counters.errors++;
+          })
+          .catch((error: unknown) => {
+            counters.errors++;
+            log.error({ err: error }, 'request failed outside its route');
+            if (!response.headersSent) response.writeHead(500).end();
+          })
+          .finally(() => counters.in_flight--);
+      });
+      server.keepAliveTimeout = 65_000;
+      context.reportGauges(() => ({ http_requests: counters.requests, http_errors: counters.errors, http_in_flight: counters.in_flight }));
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.serverPort, config.serverHost, () => resolve());
+      });
+      const address = server.address() as AddressInfo;
+      log.info({ host: address.address, port: address.port, bodyLimit }, 'HTTP edge listening');
+      onListening({ host: address.address, port: address.port });
+      return {
+        stop: () =>
+          new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeAllConnections();
+          }),
+      };
+    },
+  };
+}

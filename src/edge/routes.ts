@@ -1,0 +1,158 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Bus } from '../bus/bus.js';
+import type { Config } from '../config/load.js';
+import type { ApiName } from '../config/options.js';
+import { configReport } from '../config/report.js';
+import { errors } from '../errors/errors.js';
+import { ServiceError } from '../errors/service-error.js';
+import type { Logger } from '../log/logger.js';
+import { isAdmin, type Session } from '../session/session.js';
+import { ENGINE_VERSION } from '../version.js';
+import { flattenHeaders, readBody } from './body.js';
+import { sendBody, sendGraphqlError, sendPlain, sendQueryError, type Sent } from './respond.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** What the per-request log line says beyond method, path, status and time. */
+interface RequestFacts {
+  requestId: string;
+  role?: string;
+  operation?: string;
+}
+
+type RouteHandler = (request: IncomingMessage, response: ServerResponse, facts: RequestFacts) => Promise<Sent>;
+
+interface Route {
+  method: 'GET' | 'POST';
+  api?: ApiName;
+  handle: RouteHandler;
+}
+
+export interface EdgeDeps {
+  bus: Bus;
+  config: Config;
+  log: Logger;
+  /** Largest body accepted: the configured limit, capped by what one NATS message can carry. */
+  bodyLimit: number;
+}
+
+/**
+ * The HTTP edge: each route turns a request into one bus message (two for /v1/query,
+ * which first resolves the caller's session) and the reply into a response. No business
+ * logic lives here; statuses and error encodings per route do (compat-facts 1.2).
+ */
+export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, response: ServerResponse) => Promise<number> {
+  const { bus, config } = deps;
+  const timeoutMs = config.busTimeoutMs;
+  const subjects = bus.subjects;
+
+  const resolveSession = (request: IncomingMessage, requestId: string): Promise<Session> =>
+    bus.request<Session>(subjects.authResolve, { headers: flattenHeaders(request) }, { requestId, timeoutMs });
+
+  const query: RouteHandler = async (request, response, facts) => {
+    let session: Session | undefined;
+    try {
+      const bytes = await readBody(request, deps.bodyLimit);
+      const body = parseJson(bytes);
+      if (typeof body === 'object' && body !== null && typeof (body as { type?: unknown }).type === 'string') {
+        facts.operation = (body as { type: string }).type;
+      }
+      session = await resolveSession(request, facts.requestId);
+      facts.role = session.role;
+      const reply = await bus.requestBytes(subjects.query, encode({ session, body }), { requestId: facts.requestId, timeoutMs });
+      return sendBody(request, response, 200, reply.body, JSON_TYPE, facts.requestId);
+    } catch (error) {
+      return sendQueryError(response, asServiceError(error, deps.log, facts), session !== undefined && isAdmin(session));
+    }
+  };
+
+  const graphql: RouteHandler = async (request, response, facts) => {
+    try {
+      const bytes = await readBody(request, deps.bodyLimit);
+      const message = { headers: flattenHeaders(request), body: bytes.toString('utf8') };
+      const reply = await bus.requestBytes(subjects.graphql, encode(message), { requestId: facts.requestId, timeoutMs });
+      facts.role = reply.meta.role;
+      return sendBody(request, response, 200, reply.body, JSON_TYPE, facts.requestId);
+    } catch (error) {
+      return sendGraphqlError(response, asServiceError(error, deps.log, facts));
+    }
+  };
+
+  const graphqlGet: RouteHandler = async (_request, response) => sendGraphqlError(response, errors.graphqlGetNotSupported('$'));
+
+  const configApi: RouteHandler = async (request, response, facts) => {
+    try {
+      const session = await resolveSession(request, facts.requestId);
+      facts.role = session.role;
+      if (!isAdmin(session)) throw errors.adminOnly('$');
+      return sendBody(request, response, 200, encode(configReport(config, ENGINE_VERSION)), JSON_TYPE, facts.requestId);
+    } catch (error) {
+      return sendQueryError(response, asServiceError(error, deps.log, facts), false);
+    }
+  };
+
+  const version: RouteHandler = async (request, response, facts) =>
+    sendBody(request, response, 200, encode({ version: ENGINE_VERSION, server_type: 'ce' }), JSON_TYPE, facts.requestId);
+
+  const health: RouteHandler = async (request, response, facts) => {
+    const strict = new URL(request.url ?? '/', 'http://edge').searchParams.get('strict') === 'true';
+    try {
+      const state = await bus.request<{ database: boolean; consistent: boolean }>(subjects.health, {}, { requestId: facts.requestId, timeoutMs: Math.min(timeoutMs, 5000) });
+      if (!state.database) return sendPlain(response, 500, 'ERROR', 'text/plain; charset=utf-8');
+      if (state.consistent) return sendPlain(response, 200, 'OK', 'text/plain; charset=utf-8');
+      return sendPlain(response, strict ? 500 : 200, `${strict ? 'ERROR' : 'WARN'}: inconsistent objects in schema`, 'text/plain; charset=utf-8');
+    } catch (error) {
+      const serviceError = asServiceError(error, deps.log, facts);
+      return sendPlain(response, serviceError.status === 503 ? 503 : 500, `ERROR: ${serviceError.message}`, 'text/plain; charset=utf-8');
+    }
+  };
+
+  const routes = new Map<string, Route[]>([
+    ['/healthz', [{ method: 'GET', handle: health }]],
+    ['/service/healthz', [{ method: 'GET', handle: health }]],
+    ['/v1/version', [{ method: 'GET', handle: version }]],
+    ['/v1alpha1/config', [{ method: 'GET', api: 'config', handle: configApi }]],
+    ['/v1/query', [{ method: 'POST', api: 'metadata', handle: query }]],
+    ['/v1/graphql', [{ method: 'POST', api: 'graphql', handle: graphql }, { method: 'GET', api: 'graphql', handle: graphqlGet }]],
+  ]);
+
+  return async (request, response) => {
+    const facts: RequestFacts = { requestId: headerValue(request, 'x-request-id') ?? Bus.newRequestId() };
+    const started = performance.now();
+    const path = new URL(request.url ?? '/', 'http://edge').pathname;
+    const candidates = (routes.get(path) ?? []).filter((route) => route.api === undefined || config.enabledApis.includes(route.api));
+    const route = candidates.find((candidate) => candidate.method === request.method);
+    let sent: Sent;
+    if (route !== undefined) sent = await route.handle(request, response, facts);
+    else if (candidates.length > 0) sent = sendQueryError(response, errors.methodNotAllowed('$', request.method ?? ''), false);
+    else sent = sendQueryError(response, errors.notFound('$'), false);
+    deps.log.info(
+      { method: request.method, path, status: sent.status, ms: Math.round((performance.now() - started) * 100) / 100, role: facts.role, operation: facts.operation, requestId: facts.requestId },
+      'request',
+    );
+    return sent.status;
+  };
+}
+
+function parseJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    throw errors.invalidJson('$', (error as Error).message);
+  }
+}
+
+function encode(value: unknown): Uint8Array {
+  return Buffer.from(JSON.stringify(value));
+}
+
+function headerValue(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function asServiceError(error: unknown, log: Logger, facts: RequestFacts): ServiceError {
+  if (error instanceof ServiceError) return error;
+  log.error({ err: error, requestId: facts.requestId }, 'unexpected error at the edge');
+  return errors.unexpected('$');
+}

@@ -1,0 +1,64 @@
+import { hostname } from 'node:os';
+import { nuid } from '@nats-io/transport-node';
+import { authActor } from '../actors/auth/actor.js';
+import { schemaActor } from '../actors/schema/actor.js';
+import type { Actor, RunningActor } from './actor/actor.js';
+import { startActor } from './actor/runtime.js';
+import { Bus } from './bus/bus.js';
+import type { Config } from './config/load.js';
+import type { ActorName } from './config/options.js';
+import { edgeActor, type EdgeAddress } from './edge/actor.js';
+import type { Logger } from './log/logger.js';
+
+export interface Engine {
+  readonly instance: string;
+  readonly bus: Bus;
+  /** Base URL of the HTTP edge, when this process runs it. */
+  readonly url: string | undefined;
+  stop(): Promise<void>;
+}
+
+/** Actors that need the database; without them a process needs no PostgreSQL. */
+export const DATABASE_ACTORS: readonly ActorName[] = ['schema'];
+
+/** A subject-safe id for this process, unique across the cluster. */
+function instanceId(): string {
+  return `${hostname().replace(/[^A-Za-z0-9_-]/g, '_')}-${process.pid}-${nuid.next().slice(-6)}`;
+}
+
+/**
+ * Starts the actors `config.actors` names on one NATS connection. Actors start in
+ * dependency order (the edge last, so it never accepts a request nobody can answer)
+ * and stop in reverse.
+ */
+export async function startEngine(config: Config, log: Logger): Promise<Engine> {
+  const instance = instanceId();
+  const bus = await Bus.connect({ servers: config.natsUrl, prefix: config.natsPrefix, name: `service-graphql-${instance}`, log });
+  let address: EdgeAddress | undefined;
+  const available: Record<ActorName, Actor> = {
+    schema: schemaActor,
+    auth: authActor,
+    edge: edgeActor((listening) => (address = listening)),
+  };
+  const order: ActorName[] = ['auth', 'schema', 'edge'];
+  const running: RunningActor[] = [];
+  try {
+    for (const name of order.filter((candidate) => config.actors.includes(candidate))) {
+      running.push(await startActor(available[name], { bus, config, log, instance }));
+    }
+  } catch (error) {
+    for (const actor of running.reverse()) await actor.stop().catch(() => undefined);
+    await bus.close();
+    throw error;
+  }
+  const host = address === undefined ? undefined : address.host === '0.0.0.0' || address.host === '::' ? '127.0.0.1' : address.host;
+  return {
+    instance,
+    bus,
+    url: address === undefined ? undefined : `http://${host}:${address.port}`,
+    async stop() {
+      for (const actor of running.slice().reverse()) await actor.stop().catch((error: unknown) => log.error({ err: error }, 'actor failed to stop'));
+      await bus.close();
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { ServiceError } from './service-error.js';
+
+/**
+ * Every error a user can cause, with its stable code and HTTP status, in one place
+ * (codes and texts from compat-facts section 1.3). Tests match on the code, not the text.
+ * Each entry takes the JSON path first, then whatever its message names.
+ */
+function define<A extends unknown[]>(code: string, status: number, message: (...args: A) => string) {
+  return (path: string, ...args: A): ServiceError => new ServiceError(code, status, message(...args), path);
+}
+
+const quote = (name: string): string => JSON.stringify(name);
+
+export const errors = {
+  // HTTP edge
+  invalidJson: define('invalid-json', 400, (detail: string) => `Error in $: ${detail}`),
+  parseFailed: define('parse-failed', 400, (detail: string) => detail),
+  bodyTooLarge: define('bad-request', 413, (limit: number) => `request body is larger than the limit of ${limit} bytes`),
+  notFound: define('not-found', 404, () => 'resource does not exist'),
+  methodNotAllowed: define('method-not-allowed', 405, (method: string) => `method ${method} is not allowed here`),
+  graphqlGetNotSupported: define('not-supported', 200, () => 'GET requests are not supported on /v1/graphql; use POST'),
+  unknownOperation: define('parse-failed', 400, (type: string) => `unknown operation type: ${quote(type)}`),
+
+  // Bus
+  noResponders: define('unavailable', 503, (subject: string) => `no actor is serving ${subject}; is the engine running with that actor?`),
+  busTimeout: define('unavailable', 503, (subject: string, ms: number) => `no reply on ${subject} within ${ms} ms`),
+
+  // Authentication and authorisation (compat-facts 5.1)
+  adminSecretRequired: define('access-denied', 401, () => 'x-service-admin-secret/x-service-access-key required, but not found'),
+  invalidAdminSecret: define('access-denied', 401, () => 'invalid x-service-admin-secret/x-service-access-key'),
+  adminOnly: define('access-denied', 400, () => 'restricted access : admin only'),
+
+  // Metadata operations
+  notExists: define('not-exists', 400, (what: string) => what),
+  alreadyExists: define('already-exists', 400, (what: string) => what),
+  notSupported: define('not-supported', 400, (what: string) => what),
+  invalidParams: define('invalid-params', 400, (what: string) => what),
+  newInconsistency: define('unexpected', 400, () => 'cannot continue due to new inconsistent metadata'),
+  inconsistentMetadata: define('unexpected', 400, () => 'cannot continue due to inconsistent metadata'),
+  metadataConflict: define('conflict', 409, () => 'the metadata was changed by another request at the same time; retry the operation'),
+
+  // Postgres
+  postgresConnection: define('postgres-error', 500, () => 'connection error'),
+  postgresMaxConnections: define('postgres-max-connections-error', 500, () => 'max connections reached on postgres'),
+  postgresQuery: define('postgres-error', 400, (message: string) => message),
+
+  // Anything that is a bug of ours
+  unexpected: define('unexpected', 500, () => 'an unexpected error occurred; the engine logged the details'),
+} as const;
+
+export type ErrorName = keyof typeof errors;

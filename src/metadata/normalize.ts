@@ -1,0 +1,75 @@
+import type { Metadata, SourceEntry, TableEntry } from './types.js';
+
+/**
+ * Puts metadata in its export form (compat-facts 3.2): tables, relationships,
+ * permissions and remote schemas sorted by name, keys in Hasura's order, and empty lists
+ * left out. Every stored metadata object is normalised, so exports are stable.
+ */
+const TABLE_KEY_ORDER: (keyof TableEntry)[] = [
+  'table',
+  'is_enum',
+  'configuration',
+  'object_relationships',
+  'array_relationships',
+  'computed_fields',
+  'insert_permissions',
+  'select_permissions',
+  'update_permissions',
+  'delete_permissions',
+  'event_triggers',
+];
+
+const byName = <T extends { name: string }>(a: T, b: T) => compare(a.name, b.name);
+const byRole = <T extends { role: string }>(a: T, b: T) => compare(a.role, b.role);
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function normalizeTable(entry: TableEntry): TableEntry {
+  const sorted: Partial<Record<keyof TableEntry, unknown>> = {
+    ...entry,
+    object_relationships: entry.object_relationships?.slice().sort(byName),
+    array_relationships: entry.array_relationships?.slice().sort(byName),
+    computed_fields: entry.computed_fields?.slice().sort(byName),
+    insert_permissions: entry.insert_permissions?.slice().sort(byRole),
+    select_permissions: entry.select_permissions?.slice().sort(byRole),
+    update_permissions: entry.update_permissions?.slice().sort(byRole),
+    delete_permissions: entry.delete_permissions?.slice().sort(byRole),
+    event_triggers: entry.event_triggers?.slice().sort(byName),
+  };
+  const out: Record<string, unknown> = {};
+  for (const key of TABLE_KEY_ORDER) {
+    const value = sorted[key];
+    if (value === undefined || value === false) continue;
+    if (Array.isArray(value) && value.length === 0) continue;
+    if (key === 'configuration' && Object.keys(value as object).length === 0) continue;
+    out[key] = value;
+  }
+  return out as unknown as TableEntry;
+}
+
+function normalizeSource(source: SourceEntry): SourceEntry {
+  const out: SourceEntry = {
+    name: source.name,
+    kind: source.kind,
+    tables: source.tables
+      .map(normalizeTable)
+      .sort((a, b) => compare(a.table.name, b.table.name) || compare(a.table.schema, b.table.schema)),
+  };
+  if (source.functions !== undefined && source.functions.length > 0) {
+    out.functions = source.functions
+      .slice()
+      .sort((a, b) => compare(a.function.name, b.function.name) || compare(a.function.schema, b.function.schema));
+  }
+  if (source.configuration !== undefined) out.configuration = source.configuration;
+  return out;
+}
+
+export function normalizeMetadata(metadata: Metadata): Metadata {
+  const out: Metadata = { version: 3, sources: metadata.sources.map(normalizeSource).sort(byName) };
+  if (metadata.remote_schemas !== undefined && metadata.remote_schemas.length > 0) {
+    out.remote_schemas = metadata.remote_schemas.slice().sort(byName);
+  }
+  return out;
+}

@@ -1,0 +1,82 @@
+import type { Pool } from '../pg/pool.js';
+import { emptyMetadata, type Metadata } from './types.js';
+
+export interface StoredMetadata {
+  resourceVersion: number;
+  metadata: Metadata;
+}
+
+/** Serialises catalog set-up across instances starting together (an arbitrary constant). */
+const SETUP_LOCK_KEY = 7_234_001;
+
+/**
+ * The metadata object, kept in the served database (schema `service_catalog`) so that it
+ * survives a restart of everything, NATS included (ARCHITECTURE decision 6). Writes use
+ * optimistic concurrency on `resource_version`: two instances never lose each other's
+ * change; the loser of a race re-reads and re-applies its operation.
+ */
+export class MetadataStore {
+  readonly #pool: Pool;
+
+  constructor(pool: Pool) {
+    this.#pool = pool;
+  }
+
+  /** Creates the catalog if it is missing; safe for several instances at once. */
+  async setUp(): Promise<void> {
+    const client = await this.#pool.connect();
+    try {
+      await client.query('begin');
+      await client.query('select pg_advisory_xact_lock($1)', [SETUP_LOCK_KEY]);
+      await client.query('create schema if not exists service_catalog');
+      // json, not jsonb: jsonb reorders keys, and exports keep Hasura's key order.
+      await client.query(`create table if not exists service_catalog.metadata (
+        id integer primary key check (id = 1),
+        resource_version bigint not null,
+        metadata json not null,
+        updated_at timestamptz not null default now()
+      )`);
+      await client.query(
+        'insert into service_catalog.metadata (id, resource_version, metadata) values (1, 1, $1) on conflict (id) do nothing',
+        [JSON.stringify(emptyMetadata())],
+      );
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async read(): Promise<StoredMetadata> {
+    const result = await this.#pool.query<{ resource_version: string; metadata: string }>(
+      'select resource_version, metadata from service_catalog.metadata where id = 1',
+    );
+    const row = result.rows[0];
+    if (row === undefined) throw new Error('service_catalog.metadata has no row; was setUp() called?');
+    return { resourceVersion: Number(row.resource_version), metadata: JSON.parse(row.metadata) as Metadata };
+  }
+
+  /** Reads only the version, for cheap staleness checks. */
+  async currentVersion(): Promise<number> {
+    const result = await this.#pool.query<{ resource_version: string }>('select resource_version from service_catalog.metadata where id = 1');
+    return Number(result.rows[0]?.resource_version ?? 0);
+  }
+
+  /**
+   * Writes `metadata` if the stored version is still `expectedVersion`; returns the new
+   * version, or null when another writer got there first.
+   */
+  async write(metadata: Metadata, expectedVersion: number): Promise<number | null> {
+    const result = await this.#pool.query<{ resource_version: string }>(
+      `update service_catalog.metadata
+          set metadata = $1, resource_version = resource_version + 1, updated_at = now()
+        where id = 1 and resource_version = $2
+        returning resource_version`,
+      [JSON.stringify(metadata), expectedVersion],
+    );
+    const row = result.rows[0];
+    return row === undefined ? null : Number(row.resource_version);
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * Who a request runs as: the role, and the session variables with lower-case
+ * `x-service-*` keys and string values (`x-service-role` included), as the auth actor
+ * resolved them. `schemas/bus/session.json` is its JSON Schema.
+ */
+export interface Session {
+  role: string;
+  variables: Record<string, string>;
+}
+
+export const ADMIN_ROLE = 'admin';
+export const SESSION_VARIABLE_PREFIX = 'x-service-';
+export const ROLE_VARIABLE = 'x-service-role';
+
+export function isAdmin(session: Session): boolean {
+  return session.role === ADMIN_ROLE;
+}
+
+/** A session for `role` with the given variables, lower-casing keys as Hasura does. */
+export function makeSession(role: string, variables: Record<string, string> = {}): Session {
+  const lowered: Record<string, string> = {};
+  for (const [key, value] of Object.entries(variables)) lowered[key.toLowerCase()] = value;
+  lowered[ROLE_VARIABLE] = role;
+  return { role, variables: lowered };
+}
+
+/** The `x-service-*` headers of a request, as session variables. */
+export function sessionVariablesFromHeaders(headers: Record<string, string>): Record<string, string> {
+  const variables: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) {
+    const lower = key.toLowerCase();
+    if (lower.startsWith(SESSION_VARIABLE_PREFIX) && lower !== 'x-service-admin-secret' && lower !== 'x-service-access-key') {
+      variables[lower] = value;
+    }
+  }
+  return variables;
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'actors/**/*.test.ts'],
+    globalSetup: ['test/harness/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Each file owns a database and a subject prefix, so files may run side by side;
+    // two workers keep the 2-core CI machine responsive for the servers under test.
+    maxWorkers: 2,
+    pool: 'forks',
+  },
+});
