@@ -4,7 +4,6 @@ import { Bus } from './bus/bus.js';
 import { ensureLocalNats, NatsUnavailableError, type LocalNats } from './bus/local-nats.js';
 import { helpText } from './config/help.js';
 import { ConfigError, loadConfig, parseCommandLine, type Config } from './config/load.js';
-import { OPTIONS } from './config/options.js';
 import { DATABASE_ACTORS, startEngine } from './engine.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { runMonitor } from './monitor/monitor.js';
@@ -19,10 +18,9 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig(commandLine.values, process.env);
   const log = createLogger(config.logLevel);
-  const natsIsDefault = !commandLine.values.has('natsUrl') && !process.env[OPTIONS.natsUrl.env];
   switch (commandLine.command ?? 'serve') {
     case 'serve':
-      return serve(config, log, natsIsDefault);
+      return serve(config, log);
     case 'monitor':
       return monitor(config, log);
     default:
@@ -30,9 +28,9 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function serve(config: Config, log: Logger, natsIsDefault: boolean): Promise<number> {
+async function serve(config: Config, log: Logger): Promise<number> {
   const started: (LocalNats | EmbeddedDatabase)[] = [];
-  started.push(await ensureLocalNats({ url: config.natsUrl, isDefault: natsIsDefault, dataDir: config.dataDir }));
+  started.push(await ensureLocalNats({ url: config.natsUrl, dataDir: config.dataDir }));
   let effective = config;
   if (config.databaseUrl === undefined && config.actors.some((actor) => DATABASE_ACTORS.includes(actor))) {
     const dataDir = resolve(config.dataDir, 'pg');
@@ -62,8 +60,7 @@ async function serve(config: Config, log: Logger, natsIsDefault: boolean): Promi
 
 async function monitor(config: Config, log: Logger): Promise<number> {
   const bus = await Bus.connect({ servers: config.natsUrl, prefix: config.natsPrefix, name: 'service-graphql-monitor', log });
-  const once = process.env.SERVICE_GRAPHQL_MONITOR_ONCE === 'true';
-  await runMonitor(bus, process.stdout, { once, refreshMs: config.heartbeatMs });
+  await runMonitor(bus, process.stdout, { once: config.monitorOnce, refreshMs: config.heartbeatMs });
   await bus.close();
   return 0;
 }

@@ -10,7 +10,11 @@ import { runQuery } from './query-runner.js';
 
 interface MetadataChanged {
   resource_version: number;
-  catalog_changed?: boolean;
+  instance: string;
+}
+
+function requestType(body: unknown): string | undefined {
+  return typeof body === 'object' && body !== null && typeof (body as { type?: unknown }).type === 'string' ? (body as { type: string }).type : undefined;
 }
 
 /** How often an instance checks the store for a change whose broadcast it may have missed. */
@@ -34,8 +38,9 @@ export const schemaActor: Actor = {
     context.serve(subjects.query, async (request) => {
       const message = validate<{ session: Session; body: unknown }>('bus/query-request', request.json());
       const response = await runQuery(host, message.body, message.session, log.child({ requestId: request.requestId }), (committed) => {
-        bus.publish(subjects.metadataChanged, { resource_version: committed.resourceVersion, catalog_changed: committed.catalogChanged });
-        context.announce('metadata', { resource_version: committed.resourceVersion, catalog_changed: committed.catalogChanged });
+        const changed: MetadataChanged = { resource_version: committed.resourceVersion, instance: context.instance };
+        bus.publish(subjects.metadataChanged, changed);
+        context.announce('metadata', { resource_version: committed.resourceVersion, type: requestType(message.body) });
       });
       return encodeJson(response);
     });
@@ -57,8 +62,10 @@ export const schemaActor: Actor = {
 
     context.listen<MetadataChanged>(subjects.metadataChanged, async (message) => {
       const changed = validate<MetadataChanged>('bus/metadata-changed', message);
-      if (changed.resource_version <= host.state.resourceVersion && !changed.catalog_changed) return;
-      await host.exclusive(() => host.refresh({ catalog: changed.catalog_changed === true }));
+      // Every commit was checked against a freshly read catalog, and a reload keeps the
+      // version: so any change from another instance means "re-read both".
+      if (changed.instance === context.instance || changed.resource_version < host.state.resourceVersion) return;
+      await host.exclusive(() => host.refresh({ catalog: true }));
     });
 
     const staleness = setInterval(() => {

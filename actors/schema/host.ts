@@ -8,7 +8,6 @@ import { buildState, type SchemaState } from './state.js';
 
 export interface Committed {
   resourceVersion: number;
-  catalogChanged: boolean;
 }
 
 /**
@@ -78,6 +77,6 @@ export class SchemaHost {
       resourceVersion = written;
     }
     this.#state = buildState(resourceVersion, metadata ?? base.metadata, catalog, report);
-    return { resourceVersion, catalogChanged: catalog !== base.catalog };
+    return { resourceVersion };
   }
 }

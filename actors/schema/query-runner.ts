@@ -22,6 +22,8 @@ interface Draft {
   catalog: Catalog;
   report: ConsistencyReport;
   metadataChanged: boolean;
+  /** An operation asked for the catalog to be re-read and served (reload_metadata, run_sql). */
+  catalogReloaded: boolean;
 }
 
 const MAX_ATTEMPTS = 5;
@@ -45,9 +47,12 @@ export async function runQuery(
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       await host.refresh();
       const base = host.state;
-      const draft: Draft = { metadata: base.metadata, catalog: base.catalog, report: base.report, metadataChanged: false };
+      // Hasura sees a table created in psql without a reload: operations that may change
+      // metadata check it against a catalog read now, not the one of the last change.
+      const catalog = isReadOnly(request) ? base.catalog : await host.introspect();
+      const draft: Draft = { metadata: base.metadata, catalog, report: base.report, metadataChanged: false, catalogReloaded: false };
       const response = await apply(host, request, '$', draft, session, log, base.resourceVersion);
-      if (!draft.metadataChanged && draft.catalog === base.catalog) return response;
+      if (!draft.metadataChanged && !draft.catalogReloaded) return response;
       const committed = await host.commit(base, draft.metadataChanged ? draft.metadata : null, draft.catalog, draft.report);
       if (committed === null) {
         log.info({ attempt }, 'metadata changed by another instance meanwhile; re-applying the operation');
@@ -90,7 +95,10 @@ async function apply(
     db: host.db,
     log,
     argsPath,
-    reloadCatalog: async () => (draft.catalog = await host.introspect()),
+    reloadCatalog: async () => {
+      draft.catalogReloaded = true;
+      return (draft.catalog = await host.introspect());
+    },
   };
   const outcome = await operation.run(args, context);
   settle(outcome, draft, argsPath);
@@ -114,6 +122,16 @@ function settle(outcome: OperationOutcome, draft: Draft, argsPath: string): void
   if (outcome.metadata !== undefined) {
     draft.metadata = outcome.metadata;
     draft.metadataChanged = true;
+  }
+}
+
+/** Whether every operation of the request only reads; malformed parts count as not (validation reports them). */
+function isReadOnly(request: QueryRequest): boolean {
+  if (request.type === 'bulk') return Array.isArray(request.args) && request.args.every((item: unknown) => typeof item === 'object' && item !== null && isReadOnly(item as QueryRequest));
+  try {
+    return findOperation(request.type, request.version, '$').readOnly === true;
+  } catch {
+    return false;
   }
 }
 

@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
 import { delimiter, join, resolve } from 'node:path';
-import { existsSync } from 'node:fs';
 
 export interface LocalNats {
   /** Stops the server if this process started it. */
@@ -14,19 +13,22 @@ export class NatsUnavailableError extends Error {
   override readonly name = 'NatsUnavailableError';
 }
 
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
 /**
- * Makes sure a NATS server answers at `url`. Only for the default URL (a NATS on this
- * machine): when nothing listens there and `nats-server` is on PATH, it is started with
- * JetStream and its data under `<dataDir>/nats`. An explicitly configured URL is never
- * replaced by a local server.
+ * For a NATS on this machine (a single loopback URL, as the default is): when nothing
+ * listens there and `nats-server` is on PATH, starts one with JetStream and its data
+ * under `<dataDir>/nats`; with neither, start-up stops naming both fixes.
  */
-export async function ensureLocalNats(options: { url: string; isDefault: boolean; dataDir: string }): Promise<LocalNats> {
-  const first = options.url.split(',')[0]!.trim();
-  const { hostname, port } = new URL(first.includes('://') ? first : `nats://${first}`);
+export async function ensureLocalNats(options: { url: string; dataDir: string }): Promise<LocalNats> {
+  const servers = options.url.split(',').map((server) => server.trim());
+  const { hostname, port } = new URL(servers[0]!.includes('://') ? servers[0]! : `nats://${servers[0]}`);
+  // A list of servers, or a remote one, is a cluster: the client tries each in turn.
+  if (servers.length > 1 || !LOOPBACK.has(hostname)) return { stop: async () => undefined };
   const portNumber = Number(port || 4222);
   if (await listening(hostname, portNumber)) return { stop: async () => undefined };
   const binary = findOnPath('nats-server');
-  if (!options.isDefault || binary === null) {
+  if (binary === null) {
     throw new NatsUnavailableError(
       `no NATS server answers at ${options.url}. Either set SERVICE_GRAPHQL_NATS_URL (--nats-url) to a NATS server ` +
         'with JetStream enabled, or install nats-server on PATH so that the engine can start one itself.',
@@ -43,9 +45,6 @@ export function findOnPath(command: string): string | null {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     const candidate = join(dir, command);
     if (dir !== '' && existsSync(candidate)) return candidate;
-  }
-  for (const dir of ['/usr/sbin', '/usr/local/sbin', '/sbin']) {
-    if (existsSync(join(dir, command))) return join(dir, command);
   }
   return null;
 }

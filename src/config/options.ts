@@ -99,13 +99,13 @@ export type ApiName = (typeof API_NAMES)[number];
 export const ACTOR_NAMES = ['edge', 'schema', 'auth'] as const;
 export type ActorName = (typeof ACTOR_NAMES)[number];
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+export const LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 
 export const OPTIONS = {
   serverHost: { flag: '--server-host', env: 'SERVICE_GRAPHQL_SERVER_HOST', parse: text, default: '0.0.0.0', help: 'Interface the HTTP server binds.' },
   serverPort: { flag: '--server-port', env: 'SERVICE_GRAPHQL_SERVER_PORT', parse: integer(0, 65535), default: 8080, help: 'HTTP port (0 picks a free one).' },
   databaseUrl: { flag: '--database-url', env: 'SERVICE_GRAPHQL_DATABASE_URL', parse: url(['postgres:', 'postgresql:']), help: 'PostgreSQL to serve and to keep metadata in (schema service_catalog). Unset: an embedded PostgreSQL with data in <data-dir>/pg.' },
-  natsUrl: { flag: '--nats-url', env: 'SERVICE_GRAPHQL_NATS_URL', parse: text, default: 'nats://127.0.0.1:4222', help: 'NATS server(s), comma-separated. If the default answers nothing and nats-server is on PATH, the engine starts one with JetStream and data in <data-dir>/nats.' },
+  natsUrl: { flag: '--nats-url', env: 'SERVICE_GRAPHQL_NATS_URL', parse: text, default: 'nats://127.0.0.1:4222', help: 'NATS server(s), comma-separated. If it is one loopback address where nothing answers and nats-server is on PATH, the engine starts one there with JetStream and data in <data-dir>/nats.' },
   natsPrefix: { flag: '--nats-prefix', env: 'SERVICE_GRAPHQL_NATS_PREFIX', parse: subjectToken, default: 'svc', help: 'First token of every subject, so that several clusters can share one NATS.' },
   dataDir: { flag: '--data-dir', env: 'SERVICE_GRAPHQL_DATA_DIR', parse: text, default: '.data', help: 'Where the embedded PostgreSQL and NATS keep their data.' },
   embeddedPgPort: { flag: '--embedded-pg-port', env: 'SERVICE_GRAPHQL_EMBEDDED_PG_PORT', parse: integer(1, 65535), default: 5439, help: 'Port of the embedded PostgreSQL (only without a database URL).' },
@@ -119,10 +119,11 @@ export const OPTIONS = {
   enableRemoteSchemaPermissions: { flag: '--enable-remote-schema-permissions', env: 'SERVICE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS', parse: boolean, default: false, boolean: true, help: 'Enforce per-role remote schema permissions.' },
   liveQueriesBatchSize: { flag: '--live-queries-multiplexed-batch-size', env: 'SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE', parse: integer(1, 100_000), default: 100, help: 'Live query batch size, reported by the config API.' },
   liveQueriesRefetchDelay: { flag: '--live-queries-multiplexed-refetch-delay', env: 'SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_DELAY', parse: integer(1, 3600), default: 1, help: 'Live query refetch delay in seconds, reported by the config API.' },
-  maxRequestBodyBytes: { flag: '--max-request-body-bytes', env: 'SERVICE_GRAPHQL_MAX_REQUEST_BODY_BYTES', parse: integer(1024, 64 * 1024 * 1024), default: 1024 * 1024, help: 'Largest request body accepted (413 beyond). Capped by NATS max_payload less 16 KiB.' },
+  maxRequestBodyBytes: { flag: '--max-request-body-bytes', env: 'SERVICE_GRAPHQL_MAX_REQUEST_BODY_BYTES', parse: integer(1024, 64 * 1024 * 1024), default: 1024 * 1024, help: 'Largest request body accepted (413 beyond). Capped by NATS max_payload less 20 KiB.' },
   busTimeoutMs: { flag: '--bus-timeout-ms', env: 'SERVICE_GRAPHQL_BUS_TIMEOUT_MS', parse: integer(100, 600_000), default: 60_000, help: 'How long the edge waits for an actor to answer before 503.' },
   heartbeatMs: { flag: '--heartbeat-ms', env: 'SERVICE_GRAPHQL_HEARTBEAT_MS', parse: integer(100, 600_000), default: 5_000, help: 'Interval of every actor instance\'s heartbeat on <prefix>.monitor.heartbeat.*.' },
   actors: { flag: '--actors', env: 'SERVICE_GRAPHQL_ACTORS', parse: listOf(ACTOR_NAMES), default: [...ACTOR_NAMES] as ActorName[], help: `Actors this process runs, from ${ACTOR_NAMES.join(', ')}.` },
+  monitorOnce: { flag: '--once', env: 'SERVICE_GRAPHQL_MONITOR_ONCE', parse: boolean, default: false, boolean: true, help: 'monitor: print the cluster once and exit.' },
   logLevel: { flag: '--log-level', env: 'SERVICE_GRAPHQL_LOG_LEVEL', parse: oneOf(LOG_LEVELS), default: 'info', help: 'pino log level.' },
 } as const;
 

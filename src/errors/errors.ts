@@ -30,6 +30,19 @@ export const errors = {
   invalidAdminSecret: define('access-denied', 401, () => 'invalid x-service-admin-secret/x-service-access-key'),
   adminOnly: define('access-denied', 400, () => 'restricted access : admin only'),
 
+  // JWT and auth webhook (compat-facts 5.3; the webhook's texts are Hasura's WebHook.hs)
+  jwtMissingHeader: define('invalid-headers', 400, (header: string) => `Missing ${header} header in JWT authentication mode`),
+  jwtMalformedHeader: define('invalid-headers', 400, () => 'Malformed Authorization header'),
+  jwtMissingCookie: define('invalid-headers', 400, (cookie: string) => `Could not find ${cookie} in Cookie header`),
+  jwtInvalid: define('invalid-jwt', 400, (reason: string) => `Could not verify JWT: ${reason}`),
+  jwtMissingRoleClaim: define('jwt-missing-role-claims', 400, (claim: string) => `JWT claim does not contain ${claim}`),
+  jwtInvalidClaims: define('jwt-invalid-claims', 400, (detail: string) => detail),
+  roleNotAllowed: define('access-denied', 400, () => 'Your requested role is not in allowed roles'),
+  authHookUnauthorized: define('access-denied', 401, () => 'Authentication hook unauthorized this request'),
+  authHookFailed: define('unexpected', 500, () => 'webhook authentication request failed'),
+  authHookInvalidResponse: define('unexpected', 500, (detail: string) => `Invalid response from authorization hook${detail === '' ? '' : `: ${detail}`}`),
+  sessionRoleMissing: define('invalid-params', 400, () => 'x-service-role not found in session variables'),
+
   // Metadata operations
   notExists: define('not-exists', 400, (what: string) => what),
   alreadyExists: define('already-exists', 400, (what: string) => what),

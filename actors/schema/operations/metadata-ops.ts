@@ -27,6 +27,7 @@ function checkSources(metadata: Metadata, context: OperationContext): Metadata {
 
 export const exportMetadata: Operation<Empty> = {
   type: 'export_metadata',
+  readOnly: true,
   argsSchema: 'query/export_metadata',
   async run(_args, context) {
     return { response: context.metadata };
@@ -37,6 +38,7 @@ export const exportMetadata: Operation<Empty> = {
 export const exportMetadataV2: Operation<Empty> = {
   type: 'export_metadata',
   version: 2,
+  readOnly: true,
   argsSchema: 'query/export_metadata',
   async run(_args, context) {
     return { response: { resource_version: context.resourceVersion, metadata: context.metadata } };
@@ -92,6 +94,7 @@ export const reloadMetadata: Operation<{ reload_remote_schemas?: boolean | strin
 /** The interface answers a bare JSON array here, not Hasura's object (compat-facts 0). */
 export const getInconsistentMetadata: Operation<Empty> = {
   type: 'get_inconsistent_metadata',
+  readOnly: true,
   argsSchema: 'query/get_inconsistent_metadata',
   async run(_args, context) {
     return { response: context.inconsistencies };

@@ -44,6 +44,8 @@ export interface Operation<A = never> {
   readonly version?: number;
   /** Id of the JSON Schema of `args` in `schemas/query/`. */
   readonly argsSchema: string;
+  /** Reads metadata only: it needs no fresh look at the database catalog. */
+  readonly readOnly?: boolean;
   /** Rewrites an older accepted form of the args into the current one before validation. */
   readonly upgradeArgs?: (args: unknown) => unknown;
   run(args: A, context: OperationContext): Promise<OperationOutcome>;

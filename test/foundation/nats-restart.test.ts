@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../harness/database.js';
+import { startTestEngine, type TestEngine } from '../harness/engine.js';
+import { startPrivateNats, type PrivateNats } from '../harness/nats-server.js';
+
+let db: TestDatabase;
+let nats: PrivateNats;
+let engine: TestEngine;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  nats = await startPrivateNats();
+  engine = await startTestEngine({ databaseUrl: db.url, env: { SERVICE_GRAPHQL_NATS_URL: nats.url, SERVICE_GRAPHQL_BUS_TIMEOUT_MS: '2000' } });
+});
+
+afterAll(async () => {
+  await engine?.stop();
+  await nats?.kill();
+  await db?.drop();
+});
+
+describe('NATS restart', () => {
+  it('answers 503 while NATS is down and serves again after it is back, without a restart', async () => {
+    expect((await engine.get('/healthz')).text).toBe('OK');
+
+    await nats.kill();
+    const during = await engine.query({ type: 'export_metadata', args: {} });
+    expect(during.status).toBe(503);
+    expect(during.json.code).toBe('unavailable');
+
+    await nats.start();
+    let status = 0;
+    for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
+      status = (await engine.query({ type: 'export_metadata', args: {} })).status;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(status).toBe(200);
+    expect((await engine.graphql({ query: '{ __typename }' })).json).toEqual({ data: { __typename: 'query_root' } });
+  });
+});

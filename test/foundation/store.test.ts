@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MetadataStore } from '../../src/metadata/store.js';
+import { emptyMetadata } from '../../src/metadata/types.js';
+import { createTestDatabase, type TestDatabase } from '../harness/database.js';
+
+let db: TestDatabase;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+
+afterAll(async () => {
+  await db?.drop();
+});
+
+describe('MetadataStore', () => {
+  it('sets itself up once even when several instances start together', async () => {
+    await Promise.all([1, 2, 3, 4].map(() => new MetadataStore(db.pool).setUp()));
+    const stored = await new MetadataStore(db.pool).read();
+    expect(stored).toEqual({ resourceVersion: 1, metadata: emptyMetadata() });
+  });
+
+  it('lets exactly one of two writers from the same version win', async () => {
+    const store = new MetadataStore(db.pool);
+    const { resourceVersion } = await store.read();
+    const a = { ...emptyMetadata(), remote_schemas: [{ name: 'a', definition: { url: 'http://a' } }] };
+    const b = { ...emptyMetadata(), remote_schemas: [{ name: 'b', definition: { url: 'http://b' } }] };
+    const results = await Promise.all([store.write(a, resourceVersion), store.write(b, resourceVersion)]);
+    expect(results.filter((version) => version === resourceVersion + 1)).toHaveLength(1);
+    expect(results.filter((version) => version === null)).toHaveLength(1);
+    const winner = results[0] === null ? b : a;
+    expect((await store.read()).metadata).toEqual(winner);
+  });
+
+  it('keeps key order as written (json, not jsonb)', async () => {
+    const store = new MetadataStore(db.pool);
+    const { resourceVersion } = await store.read();
+    const metadata = { version: 3 as const, sources: [{ name: 'default', kind: 'postgres' as const, tables: [] }] };
+    await store.write(metadata, resourceVersion);
+    const raw = await db.sql('select metadata::text as text from service_catalog.metadata');
+    expect(raw.rows[0].text).toBe(JSON.stringify(metadata));
+  });
+});
