@@ -2,7 +2,7 @@ import type { Logger } from '../../src/log/logger.js';
 import type { MetadataStore } from '../../src/metadata/store.js';
 import type { Metadata } from '../../src/metadata/types.js';
 import { introspectCatalog, type Catalog } from '../../src/pg/catalog.js';
-import type { Pool } from '../../src/pg/pool.js';
+import type { Pool, PoolClient } from '../../src/pg/pool.js';
 import type { ConsistencyReport } from './consistency/check.js';
 import { buildState, type SchemaState } from './state.js';
 
@@ -43,8 +43,8 @@ export class SchemaHost {
     return this.#db;
   }
 
-  introspect(): Promise<Catalog> {
-    return introspectCatalog(this.#db);
+  introspect(client?: PoolClient): Promise<Catalog> {
+    return introspectCatalog(client ?? this.#db);
   }
 
   /** Runs metadata operations of this instance one at a time. */
@@ -66,17 +66,18 @@ export class SchemaHost {
   }
 
   /**
-   * Writes new metadata if nobody else wrote since `base`; returns null on a lost race.
-   * With `metadata` null only the catalog changed (reload, run_sql): nothing is written.
+   * Writes new metadata (inside `transaction`) if nobody else wrote since `base`; returns
+   * the new version, or null on a lost race. With `metadata` null only the catalog
+   * changed (reload, run_sql): nothing is written and the version stays.
    */
-  async commit(base: SchemaState, metadata: Metadata | null, catalog: Catalog, report: ConsistencyReport): Promise<Committed | null> {
-    let resourceVersion = base.resourceVersion;
-    if (metadata !== null) {
-      const written = await this.#store.write(metadata, base.resourceVersion);
-      if (written === null) return null;
-      resourceVersion = written;
-    }
-    this.#state = buildState(resourceVersion, metadata ?? base.metadata, catalog, report);
-    return { resourceVersion };
+  async write(base: SchemaState, metadata: Metadata | null, transaction: PoolClient | null): Promise<Committed | null> {
+    if (metadata === null) return { resourceVersion: base.resourceVersion };
+    const written = await this.#store.write(metadata, base.resourceVersion, transaction ?? undefined);
+    return written === null ? null : { resourceVersion: written };
+  }
+
+  /** Serves what a request committed, once its transaction has committed. */
+  adopt(committed: Committed, metadata: Metadata, catalog: Catalog, report: ConsistencyReport): void {
+    this.#state = buildState(committed.resourceVersion, metadata, catalog, report);
   }
 }

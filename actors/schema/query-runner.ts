@@ -1,7 +1,9 @@
 import { errors } from '../../src/errors/errors.js';
 import type { Logger } from '../../src/log/logger.js';
+import { normalizeMetadata } from '../../src/metadata/normalize.js';
 import type { Metadata } from '../../src/metadata/types.js';
 import type { Catalog } from '../../src/pg/catalog.js';
+import type { PoolClient } from '../../src/pg/pool.js';
 import { validate } from '../../src/schemas/validator.js';
 import { isAdmin, type Session } from '../../src/session/session.js';
 import { checkConsistency, type ConsistencyReport } from './consistency/check.js';
@@ -24,6 +26,8 @@ interface Draft {
   metadataChanged: boolean;
   /** An operation asked for the catalog to be re-read and served (reload_metadata, run_sql). */
   catalogReloaded: boolean;
+  /** The request's database transaction, opened by the first operation that writes SQL. */
+  transaction: PoolClient | null;
 }
 
 const MAX_ATTEMPTS = 5;
@@ -31,7 +35,8 @@ const MAX_ATTEMPTS = 5;
 /**
  * Runs one `/v1/query` request (a single operation or a bulk) for an admin session:
  * validates it, applies it to a draft of the current metadata, checks the draft against
- * the database, and commits it with optimistic concurrency. A lost race re-reads the
+ * the database, and commits it with optimistic concurrency. SQL the request runs
+ * (run_sql) and the new metadata commit in one transaction. A lost race re-reads the
  * store and runs the request again; nothing of a failed request is committed.
  */
 export async function runQuery(
@@ -44,25 +49,70 @@ export async function runQuery(
   if (!isAdmin(session)) throw errors.adminOnly('$.args');
   const request = validate<QueryRequest>('query/request', body, '$');
   return host.exclusive(async () => {
+    const readOnly = isReadOnly(request);
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      await host.refresh();
-      const base = host.state;
-      // Hasura sees a table created in psql without a reload: operations that may change
-      // metadata check it against a catalog read now, not the one of the last change.
-      const catalog = isReadOnly(request) ? base.catalog : await host.introspect();
-      const draft: Draft = { metadata: base.metadata, catalog, report: base.report, metadataChanged: false, catalogReloaded: false };
-      const response = await apply(host, request, '$', draft, session, log, base.resourceVersion);
-      if (!draft.metadataChanged && !draft.catalogReloaded) return response;
-      const committed = await host.commit(base, draft.metadataChanged ? draft.metadata : null, draft.catalog, draft.report);
-      if (committed === null) {
-        log.info({ attempt }, 'metadata changed by another instance meanwhile; re-applying the operation');
-        continue;
+      // Writers take turns cluster-wide, so the optimistic check below is a safety net
+      // rather than a retry loop under contention.
+      const transaction = readOnly ? null : await beginLocked(host);
+      const draft: Draft = { metadata: host.state.metadata, catalog: host.state.catalog, report: host.state.report, metadataChanged: false, catalogReloaded: false, transaction };
+      try {
+        await host.refresh();
+        const base = host.state;
+        draft.metadata = base.metadata;
+        draft.report = base.report;
+        // Hasura sees a table created in psql without a reload: operations that may change
+        // metadata check it against a catalog read now, not the one of the last change.
+        draft.catalog = readOnly ? base.catalog : await host.introspect(transaction ?? undefined);
+        const response = await apply(host, request, '$', draft, session, log, base.resourceVersion);
+        if (!draft.metadataChanged && !draft.catalogReloaded) {
+          await finish(draft, 'commit');
+          return response;
+        }
+        const committed = await host.write(base, draft.metadataChanged ? draft.metadata : null, draft.transaction);
+        if (committed === null) {
+          await finish(draft, 'rollback');
+          log.info({ attempt }, 'metadata changed by another instance meanwhile; re-applying the operation');
+          continue;
+        }
+        await finish(draft, 'commit');
+        host.adopt(committed, draft.metadata, draft.catalog, draft.report);
+        onCommitted(committed);
+        return response;
+      } catch (error) {
+        await finish(draft, 'rollback');
+        throw error;
       }
-      onCommitted(committed);
-      return response;
     }
     throw errors.metadataConflict('$');
   });
+}
+
+/** Serialises metadata writers of every instance (an arbitrary constant). */
+const METADATA_WRITE_LOCK = 7_234_002;
+
+async function beginLocked(host: SchemaHost): Promise<PoolClient> {
+  const client = await host.db.connect();
+  try {
+    await client.query('begin');
+    await client.query('select pg_advisory_xact_lock($1)', [METADATA_WRITE_LOCK]);
+    return client;
+  } catch (error) {
+    client.release(error as Error);
+    throw error;
+  }
+}
+
+async function finish(draft: Draft, outcome: 'commit' | 'rollback'): Promise<void> {
+  const client = draft.transaction;
+  if (client === null) return;
+  draft.transaction = null;
+  try {
+    await client.query(outcome);
+    client.release();
+  } catch (error) {
+    client.release(error as Error);
+    if (outcome === 'commit') throw error;
+  }
 }
 
 async function apply(
@@ -95,9 +145,18 @@ async function apply(
     db: host.db,
     log,
     argsPath,
+    transaction: async () => {
+      if (draft.transaction === null) {
+        const client = await host.db.connect();
+        await client.query('begin');
+        draft.transaction = client;
+      }
+      return draft.transaction;
+    },
     reloadCatalog: async () => {
       draft.catalogReloaded = true;
-      return (draft.catalog = await host.introspect());
+      // Inside the request's transaction the catalog shows its uncommitted DDL.
+      return (draft.catalog = await host.introspect(draft.transaction ?? undefined));
     },
   };
   const outcome = await operation.run(args, context);
@@ -107,20 +166,20 @@ async function apply(
 
 /** Checks what an operation left against the database and moves the draft forward. */
 function settle(outcome: OperationOutcome, draft: Draft, argsPath: string): void {
-  const metadata = outcome.metadata ?? draft.metadata;
+  const metadata = outcome.metadata === undefined ? draft.metadata : normalizeMetadata(outcome.metadata);
   if (outcome.metadata === undefined && !outcome.catalogChanged && outcome.consistency === undefined) return;
   const report = checkConsistency(metadata, draft.catalog);
   const policy = outcome.consistency ?? 'no-new';
   if (policy === 'none-at-all' && report.inconsistencies.length > 0) {
     throw errors.inconsistentMetadata(argsPath).withInternal(report.inconsistencies);
   }
-  if (policy === 'no-new') {
+  if (policy === 'no-new' && outcome.metadata !== undefined) {
     const added = newInconsistencies(draft.report.inconsistencies, report.inconsistencies);
-    if (added.length > 0 && outcome.metadata !== undefined) throw errors.newInconsistency(argsPath).withInternal(added);
+    if (added.length > 0) throw errors.invalidConfiguration(argsPath, added.map((item) => item.reason).join('; ')).withInternal(added);
   }
   draft.report = report;
   if (outcome.metadata !== undefined) {
-    draft.metadata = outcome.metadata;
+    draft.metadata = metadata;
     draft.metadataChanged = true;
   }
 }
@@ -135,7 +194,7 @@ function isReadOnly(request: QueryRequest): boolean {
   }
 }
 
-function newInconsistencies(before: readonly InconsistentObject[], after: readonly InconsistentObject[]): InconsistentObject[] {
+export function newInconsistencies(before: readonly InconsistentObject[], after: readonly InconsistentObject[]): InconsistentObject[] {
   const known = new Set(before.map((item) => JSON.stringify([item.type, item.definition])));
   return after.filter((item) => !known.has(JSON.stringify([item.type, item.definition])));
 }

@@ -49,6 +49,10 @@ export const errors = {
   notSupported: define('not-supported', 400, (what: string) => what),
   invalidParams: define('invalid-params', 400, (what: string) => what),
   newInconsistency: define('unexpected', 400, () => 'cannot continue due to new inconsistent metadata'),
+  invalidConfiguration: define('invalid-configuration', 400, (reasons: string) => `Inconsistent object: ${reasons}`),
+  alreadyTracked: define('already-tracked', 400, (what: string) => what),
+  alreadyUntracked: define('already-untracked', 400, (what: string) => what),
+  dependencyError: define('dependency-error', 400, (what: string) => what),
   inconsistentMetadata: define('unexpected', 400, () => 'cannot continue due to inconsistent metadata'),
   metadataConflict: define('conflict', 409, () => 'the metadata was changed by another request at the same time; retry the operation'),
 

@@ -1,4 +1,4 @@
-import type { Pool } from '../pg/pool.js';
+import type { Pool, PoolClient } from '../pg/pool.js';
 import { emptyMetadata, type Metadata } from './types.js';
 
 export interface StoredMetadata {
@@ -66,10 +66,11 @@ export class MetadataStore {
 
   /**
    * Writes `metadata` if the stored version is still `expectedVersion`; returns the new
-   * version, or null when another writer got there first.
+   * version, or null when another writer got there first. Inside `transaction`, the write
+   * commits with whatever else the transaction did (run_sql).
    */
-  async write(metadata: Metadata, expectedVersion: number): Promise<number | null> {
-    const result = await this.#pool.query<{ resource_version: string }>(
+  async write(metadata: Metadata, expectedVersion: number, transaction?: PoolClient): Promise<number | null> {
+    const result = await (transaction ?? this.#pool).query<{ resource_version: string }>(
       `update service_catalog.metadata
           set metadata = $1, resource_version = resource_version + 1, updated_at = now()
         where id = 1 and resource_version = $2

@@ -1,4 +1,4 @@
-import type { Pool } from './pool.js';
+import type { Pool, PoolClient } from './pool.js';
 
 /**
  * What the engine knows of the database: relations (tables, views, materialized views),
@@ -213,8 +213,9 @@ interface RawCatalog {
   functions: CatalogFunction[];
 }
 
-export async function introspectCatalog(pool: Pool): Promise<Catalog> {
-  const result = await pool.query<{ catalog: string }>(INTROSPECTION_SQL);
+/** Reads the catalog through a pool, or a client whose transaction's DDL it should see. */
+export async function introspectCatalog(db: Pool | PoolClient): Promise<Catalog> {
+  const result = await db.query<{ catalog: string }>(INTROSPECTION_SQL);
   const raw = JSON.parse(result.rows[0]!.catalog) as RawCatalog;
   const relations = new Map(raw.relations.map((relation) => [relationKey(relation.schema, relation.name), relation]));
   const enums = new Map(raw.enums.map((item) => [relationKey(item.schema, item.name), item]));

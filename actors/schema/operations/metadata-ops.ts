@@ -52,7 +52,7 @@ export const replaceMetadata: Operation<Metadata> = {
   argsSchema: 'query/replace_metadata',
   upgradeArgs: upgradeMetadata,
   async run(args, context) {
-    return { response: SUCCESS, metadata: normalizeMetadata(checkSources(args, context)), consistency: 'none-at-all' };
+    return { response: SUCCESS, metadata: checkSources(args, context), consistency: 'none-at-all' };
   },
 };
 
@@ -106,6 +106,6 @@ export const dropInconsistentMetadata: Operation<Empty> = {
   argsSchema: 'query/drop_inconsistent_metadata',
   async run(_args, context) {
     const { consistent } = checkConsistency(context.metadata, context.catalog);
-    return { response: SUCCESS, metadata: normalizeMetadata(consistent), consistency: 'no-new' };
+    return { response: SUCCESS, metadata: consistent, consistency: 'no-new' };
   },
 };

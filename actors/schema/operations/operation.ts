@@ -1,7 +1,7 @@
 import type { Logger } from '../../../src/log/logger.js';
 import type { Metadata } from '../../../src/metadata/types.js';
 import type { Catalog } from '../../../src/pg/catalog.js';
-import type { Pool } from '../../../src/pg/pool.js';
+import type { Pool, PoolClient } from '../../../src/pg/pool.js';
 import type { Session } from '../../../src/session/session.js';
 import type { InconsistentObject } from '../consistency/inconsistency.js';
 
@@ -18,7 +18,12 @@ export interface OperationContext {
   readonly log: Logger;
   /** Path of this operation's `args`: `$.args`, or `$.args[2].args` inside a bulk. */
   readonly argsPath: string;
-  /** Re-reads the database catalog (after SQL that may have changed it). */
+  /**
+   * The request's transaction, begun on first use: SQL run here commits together with
+   * the new metadata, or not at all.
+   */
+  transaction(): Promise<PoolClient>;
+  /** Re-reads the database catalog (inside the transaction, if one is open). */
   reloadCatalog(): Promise<Catalog>;
 }
 

@@ -10,6 +10,10 @@ import {
   replaceMetadataV2,
 } from './metadata-ops.js';
 import type { Operation } from './operation.js';
+import { createSelectPermission, dropSelectPermission } from './permissions.js';
+import { createArrayRelationship, createObjectRelationship, dropRelationship, renameRelationship } from './relationships.js';
+import { runSql } from './run-sql.js';
+import { setTableCustomization, trackTable, trackTableV2, untrackTable } from './tables.js';
 
 /** Every `/v1/query` operation by `type` (and `version`); `bulk` is the runner's own. */
 const OPERATIONS: readonly Operation<never>[] = [
@@ -21,6 +25,17 @@ const OPERATIONS: readonly Operation<never>[] = [
   reloadMetadata,
   getInconsistentMetadata,
   dropInconsistentMetadata,
+  trackTable,
+  trackTableV2,
+  untrackTable,
+  setTableCustomization,
+  createObjectRelationship,
+  createArrayRelationship,
+  dropRelationship,
+  renameRelationship,
+  createSelectPermission,
+  dropSelectPermission,
+  runSql,
 ] as Operation<never>[];
 
 const byKey = new Map(OPERATIONS.map((operation) => [`${operation.type}@${operation.version ?? 1}`, operation]));

@@ -1,0 +1,73 @@
+import pg from 'pg';
+import { errors } from '../../../src/errors/errors.js';
+import { ServiceError } from '../../../src/errors/service-error.js';
+import { checkConsistency, displayTable } from '../consistency/check.js';
+import type { InconsistentObject } from '../consistency/inconsistency.js';
+import { newInconsistencies } from '../query-runner.js';
+import type { Operation } from './operation.js';
+
+interface RunSqlArgs {
+  sql: string;
+  cascade?: boolean;
+  read_only?: boolean;
+  check_metadata_consistency?: boolean;
+}
+
+/** run_sql answers every value as text, as Hasura does (`NULL` for null). */
+const TEXT_TYPES = { getTypeParser: () => (value: string) => value } as unknown as pg.CustomTypesConfig;
+
+function describe(item: InconsistentObject): string {
+  const definition = item.definition as { name?: string; table?: { schema: string; name: string }; schema?: string };
+  if (item.type === 'table') return `table ${displayTable(definition as { schema: string; name: string })}`;
+  if (definition.table !== undefined) return `${item.type.replace('_', ' ')} ${displayTable(definition.table)}.${definition.name ?? ''}`;
+  return `${item.type.replace('_', ' ')} ${definition.name ?? ''}`;
+}
+
+/**
+ * run_sql (admin only, like every /v1/query operation): runs the SQL in the request's
+ * transaction, re-reads the catalog, and refuses to commit SQL that breaks tracked
+ * metadata unless `cascade` drops what it broke. A failed statement rolls back the
+ * whole request (and the rest of a bulk), since the runner rolls back its transaction.
+ */
+export const runSql: Operation<RunSqlArgs> = {
+  type: 'run_sql',
+  argsSchema: 'query/run_sql',
+  async run(args, context) {
+    const client = await context.transaction();
+    if (args.read_only === true) await client.query('set transaction read only');
+    let results: pg.QueryResult<unknown[]>[];
+    try {
+      // No values: the simple query protocol, which runs several statements at once.
+      const outcome = (await client.query({ text: args.sql, rowMode: 'array', types: TEXT_TYPES } as pg.QueryArrayConfig)) as unknown as pg.QueryResult<unknown[]> | pg.QueryResult<unknown[]>[];
+      results = Array.isArray(outcome) ? outcome : [outcome];
+    } catch (error) {
+      throw postgresError(error, args.sql, context.argsPath);
+    }
+    const last = results[results.length - 1];
+    const response = last === undefined || last.fields.length === 0
+      ? { result_type: 'CommandOk', result: null }
+      : { result_type: 'TuplesOk', result: [last.fields.map((field) => field.name), ...last.rows.map((row) => row.map((value) => (value === null ? 'NULL' : value)))] };
+
+    if (args.read_only === true || args.check_metadata_consistency === false) return { response };
+    const catalog = await context.reloadCatalog();
+    const report = checkConsistency(context.metadata, catalog);
+    const broken = newInconsistencies(context.inconsistencies, report.inconsistencies);
+    if (broken.length === 0) return { response, catalogChanged: true };
+    if (args.cascade !== true) {
+      throw errors.dependencyError(context.argsPath, `cannot drop due to the following dependent objects : ${broken.map(describe).join(', ')}`).withInternal(broken);
+    }
+    // cascade: the metadata objects the SQL broke go, as drop_inconsistent_metadata would drop them.
+    return { response, metadata: report.consistent };
+  },
+};
+
+/** A Postgres error as Hasura reports it from run_sql: the server's message, details in `internal`. */
+function postgresError(error: unknown, statement: string, path: string): ServiceError {
+  if (!(error instanceof pg.DatabaseError)) throw error;
+  return errors.postgresQuery(path, error.message).withInternal({
+    arguments: [],
+    error: { description: error.detail ?? null, exec_status: 'FatalError', hint: error.hint ?? null, message: error.message, status_code: error.code ?? null },
+    prepared: false,
+    statement,
+  });
+}

@@ -1,0 +1,117 @@
+import { errors } from '../../../src/errors/errors.js';
+import { findTable, sameTable, withTable, withTables } from '../../../src/metadata/edit.js';
+import type { QualifiedName, Relationship, TableConfiguration, TableEntry } from '../../../src/metadata/types.js';
+import { relationKey } from '../../../src/pg/catalog.js';
+import { displayTable, toQualified } from '../consistency/check.js';
+import { SUCCESS, type Operation, type OperationContext } from './operation.js';
+
+type TableArg = QualifiedName | string;
+
+/** The tracked table an operation names, or the `not-exists` error Hasura answers. */
+export function trackedTable(context: OperationContext, arg: TableArg): { table: QualifiedName; entry: TableEntry } {
+  const table = toQualified(arg);
+  const entry = findTable(context.metadata, table);
+  if (entry === undefined) throw errors.notExists(`${context.argsPath}.table`, `table ${JSON.stringify(displayTable(table))} does not exist`);
+  return { table, entry };
+}
+
+function track(context: OperationContext, table: QualifiedName, configuration: TableConfiguration | undefined, isEnum: boolean | undefined) {
+  if (findTable(context.metadata, table) !== undefined) {
+    throw errors.alreadyTracked(`${context.argsPath}.table`, `view/table already tracked: ${JSON.stringify(displayTable(table))}`);
+  }
+  if (!context.catalog.relations.has(relationKey(table.schema, table.name))) {
+    throw errors.notExists(`${context.argsPath}.table`, `no such table/view exists in source: ${JSON.stringify(displayTable(table))}`);
+  }
+  const entry: TableEntry = { table };
+  if (isEnum === true) entry.is_enum = true;
+  if (configuration !== undefined && Object.keys(configuration).length > 0) entry.configuration = configuration;
+  return { response: SUCCESS, metadata: withTables(context.metadata, (tables) => [...tables, entry]) };
+}
+
+export const trackTable: Operation<{ schema?: string; name?: string; table?: TableArg; is_enum?: boolean }> = {
+  type: 'track_table',
+  argsSchema: 'query/track_table',
+  async run(args, context) {
+    if ((args.table === undefined) === (args.name === undefined)) {
+      throw errors.parseFailed(context.argsPath, 'give either "table", or "name" with an optional "schema"');
+    }
+    const table = args.table === undefined ? { schema: args.schema ?? 'public', name: args.name! } : toQualified(args.table);
+    return track(context, table, undefined, args.is_enum);
+  },
+};
+
+export const trackTableV2: Operation<{ table: TableArg; configuration?: TableConfiguration; is_enum?: boolean }> = {
+  type: 'track_table',
+  version: 2,
+  argsSchema: 'query/track_table.v2',
+  async run(args, context) {
+    return track(context, toQualified(args.table), args.configuration, args.is_enum);
+  },
+};
+
+export const setTableCustomization: Operation<{ table: TableArg; configuration: TableConfiguration }> = {
+  type: 'set_table_customization',
+  argsSchema: 'query/set_table_customization',
+  async run(args, context) {
+    const { table } = trackedTable(context, args.table);
+    const metadata = withTable(context.metadata, table, (entry) => {
+      const next: TableEntry = { ...entry };
+      if (Object.keys(args.configuration).length > 0) next.configuration = args.configuration;
+      else delete next.configuration;
+      return next;
+    });
+    return { response: SUCCESS, metadata };
+  },
+};
+
+/** The relationships of other tables that point at `table`. */
+function relationshipsInto(context: OperationContext, table: QualifiedName): { owner: QualifiedName; name: string }[] {
+  const found: { owner: QualifiedName; name: string }[] = [];
+  for (const entry of context.metadata.sources[0]!.tables) {
+    if (sameTable(entry.table, table)) continue;
+    for (const relationship of [...(entry.object_relationships ?? []), ...(entry.array_relationships ?? [])]) {
+      if (pointsAt(context, entry.table, relationship, table)) found.push({ owner: entry.table, name: relationship.name });
+    }
+  }
+  return found;
+}
+
+function pointsAt(context: OperationContext, owner: QualifiedName, relationship: Relationship, table: QualifiedName): boolean {
+  const using = relationship.using;
+  if ('manual_configuration' in using) return sameTable(toQualified(using.manual_configuration.remote_table), table);
+  const on = using.foreign_key_constraint_on;
+  if (typeof on === 'object' && !Array.isArray(on)) return sameTable(toQualified(on.table), table);
+  // A key on the owner's own columns: where it points is a catalog fact, not metadata.
+  const columns = typeof on === 'string' ? [on] : on;
+  const relation = context.catalog.relations.get(relationKey(owner.schema, owner.name));
+  const key = relation?.foreignKeys.find((fk) => fk.columns.join() === columns.join());
+  return key !== undefined && key.refSchema === table.schema && key.refTable === table.name;
+}
+
+export const untrackTable: Operation<{ table: TableArg; cascade?: boolean }> = {
+  type: 'untrack_table',
+  argsSchema: 'query/untrack_table',
+  async run(args, context) {
+    const table = toQualified(args.table);
+    if (findTable(context.metadata, table) === undefined) {
+      throw errors.alreadyUntracked(`${context.argsPath}.table`, `view/table already untracked: ${JSON.stringify(displayTable(table))}`);
+    }
+    const dependents = relationshipsInto(context, table);
+    if (dependents.length > 0 && args.cascade !== true) {
+      const names = dependents.map((dependent) => `relationship ${displayTable(dependent.owner)}.${dependent.name}`).join(', ');
+      throw errors.dependencyError(context.argsPath, `cannot drop due to the following dependent objects : ${names}`);
+    }
+    const dropped = new Set(dependents.map((dependent) => JSON.stringify([dependent.owner, dependent.name])));
+    const keep = (owner: QualifiedName) => (relationship: Relationship) => !dropped.has(JSON.stringify([owner, relationship.name]));
+    const metadata = withTables(context.metadata, (tables) =>
+      tables
+        .filter((entry) => !sameTable(entry.table, table))
+        .map((entry) => ({
+          ...entry,
+          ...(entry.object_relationships ? { object_relationships: entry.object_relationships.filter(keep(entry.table)) } : {}),
+          ...(entry.array_relationships ? { array_relationships: entry.array_relationships.filter(keep(entry.table)) } : {}),
+        })),
+    );
+    return { response: SUCCESS, metadata };
+  },
+};
