@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+/** A server the benchmark started, on its own port, stopped at the end of the run. */
+export interface Target {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Spawns a server process and waits for a line matching `ready` on its output. */
+export async function startTarget(command: string, args: string[], env: Record<string, string>, ready: RegExp, url: (output: string) => string): Promise<Target> {
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start:\n${output}`)), 120_000);
+    const check = () => {
+      if (ready.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', (chunk: Buffer) => ((output += chunk.toString()), check()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}:\n${output}`)));
+  });
+  child.stdout!.removeAllListeners('data');
+  child.stdout!.resume();
+  return {
+    url: url(output),
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Sends one request and returns the parsed body, to check a target answers correctly before loading it. */
+export async function probe(url: string, body: string): Promise<unknown> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  return response.json();
+}
+
+/** Drives `connections` keep-alive clients against one request for `seconds`. */
+export async function load(url: string, body: string, options: { seconds: number; connections: number }): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    connections: options.connections,
+    duration: options.seconds,
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+/** The resident memory of a process, in MiB, from /proc (Linux). */
+export async function residentMiB(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}

@@ -1,0 +1,51 @@
+/**
+ * The benchmarked queries, each in the shape every target understands: this engine's
+ * (Hasura's), PostGraphile v5's, and the hand-written single SQL statement that is the
+ * limit for any Node server doing the same work through `pg`.
+ */
+export interface BenchQuery {
+  name: string;
+  engine: string;
+  postgraphile: string;
+  sql: string;
+}
+
+export const QUERIES: BenchQuery[] = [
+  {
+    name: 'by primary key',
+    engine: '{ track_by_pk(id: 12345) { id name milliseconds } }',
+    postgraphile: '{ trackByRowId(rowId: 12345) { rowId name milliseconds } }',
+    sql: `select json_build_object('track_by_pk', (select json_build_object('id', t.id, 'name', t.name, 'milliseconds', t.milliseconds) from track t where t.id = $1))::text as data`,
+  },
+  {
+    name: 'filtered, ordered list of 20',
+    engine: '{ track(where: {genre_id: {_eq: 3}}, order_by: {name: asc}, limit: 20) { id name milliseconds } }',
+    postgraphile: '{ allTracks(condition: {genreId: 3}, orderBy: NAME_ASC, first: 20) { nodes { rowId name milliseconds } } }',
+    sql: `select json_build_object('track', coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'milliseconds', t.milliseconds) order by t.name)
+            from (select * from track where genre_id = $1 order by name limit 20) t), '[]'))::text as data`,
+  },
+  {
+    name: 'three nested levels with limits',
+    engine: '{ artist(order_by: {id: asc}, limit: 10) { name albums(order_by: {id: asc}, limit: 5) { title tracks(order_by: {id: asc}, limit: 10) { name } } } }',
+    postgraphile:
+      '{ allArtists(orderBy: PRIMARY_KEY_ASC, first: 10) { nodes { name albumsByArtistId(orderBy: PRIMARY_KEY_ASC, first: 5) { nodes { title tracksByAlbumId(orderBy: PRIMARY_KEY_ASC, first: 10) { nodes { name } } } } } } }',
+    sql: `select json_build_object('artist', coalesce(json_agg(json_build_object('name', a.name, 'albums', (
+              select coalesce(json_agg(json_build_object('title', b.title, 'tracks', (
+                select coalesce(json_agg(json_build_object('name', t.name) order by t.id), '[]')
+                from (select * from track where album_id = b.id order by id limit 10) t)) order by b.id), '[]')
+              from (select * from album where artist_id = a.id order by id limit 5) b)) order by a.id), '[]'))::text as data
+          from (select * from artist order by id limit 10) a`,
+  },
+  {
+    name: 'aggregate',
+    engine: '{ track_aggregate(where: {genre_id: {_eq: 3}}) { aggregate { count sum { milliseconds } avg { milliseconds } max { milliseconds } } } }',
+    postgraphile: '{ allTracks(condition: {genreId: 3}) { aggregates { distinctCount { rowId } sum { milliseconds } average { milliseconds } max { milliseconds } } } }',
+    sql: `select json_build_object('track_aggregate', json_build_object('aggregate', json_build_object(
+            'count', count(*), 'sum', json_build_object('milliseconds', sum(milliseconds)),
+            'avg', json_build_object('milliseconds', avg(milliseconds)), 'max', json_build_object('milliseconds', max(milliseconds)))))::text as data
+          from track where genre_id = $1`,
+  },
+];
+
+/** Parameters of the hand-written statements, in the order of QUERIES. */
+export const SQL_PARAMS: unknown[][] = [[12345], [3], [], [3]];

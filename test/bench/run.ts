@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import { startEmbeddedPostgres } from '../../src/pg/embedded.js';
+import { createPool } from '../../src/pg/pool.js';
+import { seedDataset } from './dataset.js';
+import { load, probe, residentMiB, startTarget, type LoadResult, type Target } from './harness.js';
+import { QUERIES } from './queries.js';
+import { measureSchemaBuild } from './schema-build.js';
+
+/**
+ * `npm run bench`: this engine, PostGraphile v5 and the hand-written SQL limit, measured
+ * in the same run on the same database, query by query. Figures are requests/s, p50 and
+ * p99 latency (ms), and the engine's ratios to both peers.
+ * Settings: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 20).
+ */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const ENGINE_PORT = 5550;
+const POSTGRAPHILE_PORT = 5551;
+const HANDWRITTEN_PORT = 5552;
+
+const TRACKING = [
+  ...['genre', 'artist', 'album', 'track'].map((name) => ({ type: 'track_table', args: { name } })),
+  { type: 'create_array_relationship', args: { table: 'artist', name: 'albums', using: { foreign_key_constraint_on: { table: 'album', column: 'artist_id' } } } },
+  { type: 'create_object_relationship', args: { table: 'album', name: 'artist', using: { foreign_key_constraint_on: 'artist_id' } } },
+  { type: 'create_array_relationship', args: { table: 'album', name: 'tracks', using: { foreign_key_constraint_on: { table: 'track', column: 'album_id' } } } },
+  { type: 'create_object_relationship', args: { table: 'track', name: 'album', using: { foreign_key_constraint_on: 'album_id' } } },
+];
+
+async function main(): Promise<void> {
+  const database = await startEmbeddedPostgres({ dataDir: '.data/bench-pg', port: Number(process.env.BENCH_PG_PORT ?? 5441) });
+  const pool = createPool(database.url, { max: 2, applicationName: 'bench' });
+  const targets: Target[] = [];
+  try {
+    process.stdout.write('seeding the data set...\n');
+    await seedDataset(pool);
+    const engine = await startTarget(
+      process.execPath,
+      ['--import', 'tsx', 'src/main.ts', 'serve'],
+      {
+        SERVICE_GRAPHQL_DATABASE_URL: database.url,
+        SERVICE_GRAPHQL_NATS_PREFIX: `bench${randomBytes(3).toString('hex')}`,
+        SERVICE_GRAPHQL_SERVER_HOST: '127.0.0.1',
+        SERVICE_GRAPHQL_SERVER_PORT: String(ENGINE_PORT),
+        SERVICE_GRAPHQL_LOG_LEVEL: 'warn',
+      },
+      /"msg":"NO ADMIN SECRET/,
+      () => `http://127.0.0.1:${ENGINE_PORT}`,
+    );
+    targets.push(engine);
+    await waitForHealth(engine.url);
+    await probe(`${engine.url}/v1/query`, JSON.stringify({ type: 'clear_metadata', args: {} }));
+    const tracked = await probe(`${engine.url}/v1/query`, JSON.stringify({ type: 'bulk', args: TRACKING }));
+    if (!Array.isArray(tracked)) throw new Error(`tracking failed: ${JSON.stringify(tracked)}`);
+    const postgraphile = await startTarget('node_modules/.bin/node', ['test/bench/peers/postgraphile.mjs', database.url, String(POSTGRAPHILE_PORT)], {}, /listening/, () => `http://127.0.0.1:${POSTGRAPHILE_PORT}/graphql`);
+    targets.push(postgraphile);
+    const handwritten = await startTarget(process.execPath, ['--import', 'tsx', 'test/bench/peers/handwritten.ts', database.url, String(HANDWRITTEN_PORT)], {}, /listening/, () => `http://127.0.0.1:${HANDWRITTEN_PORT}`);
+    targets.push(handwritten);
+
+    const rows: string[][] = [];
+    let peakRss = 0;
+    for (const [index, query] of QUERIES.entries()) {
+      const runs: [string, string, string][] = [
+        ['engine', `${engine.url}/v1/graphql`, JSON.stringify({ query: query.engine })],
+        ['postgraphile', postgraphile.url, JSON.stringify({ query: query.postgraphile })],
+        ['hand-written SQL', `${handwritten.url}/${index}`, '{}'],
+      ];
+      const results = new Map<string, LoadResult>();
+      for (const [name, url, body] of runs) {
+        const answer = (await probe(url, body)) as { errors?: unknown };
+        if (answer.errors !== undefined) throw new Error(`${name} cannot answer "${query.name}": ${JSON.stringify(answer.errors)}`);
+        await load(url, body, { seconds: 2, connections: CONNECTIONS });
+        const sampler = name === 'engine' ? sampleRss(engine.child.pid!) : undefined;
+        results.set(name, await load(url, body, { seconds: SECONDS, connections: CONNECTIONS }));
+        if (sampler !== undefined) peakRss = Math.max(peakRss, await sampler.stop());
+      }
+      const ours = results.get('engine')!;
+      for (const [name] of runs) {
+        const result = results.get(name)!;
+        rows.push([query.name, name, result.rps.toFixed(0), result.p50.toFixed(1), result.p99.toFixed(1), String(result.errors)]);
+      }
+      rows.push([query.name, 'engine / postgraphile', ratio(ours.rps, results.get('postgraphile')!.rps), '', '', '']);
+      rows.push([query.name, 'engine / hand-written', ratio(ours.rps, results.get('hand-written SQL')!.rps), '', '', '']);
+    }
+    printTable(['query', 'target', 'req/s', 'p50 ms', 'p99 ms', 'errors'], rows);
+    process.stdout.write(`\nengine resident memory under load: peak ${peakRss} MiB\n`);
+    const build = await measureSchemaBuild(pool, 500);
+    process.stdout.write(`schema for ${build.tables} tracked tables: built in ${build.buildMs.toFixed(0)} ms (admin role), ${build.roleMs.toFixed(0)} ms more for a role with permissions\n`);
+  } finally {
+    for (const target of targets.reverse()) await target.stop();
+    await pool.end();
+    await database.stop();
+  }
+}
+
+async function waitForHealth(url: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const response = await fetch(`${url}/healthz`).catch(() => undefined);
+    if (response?.status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the engine did not become healthy');
+}
+
+function sampleRss(pid: number): { stop(): Promise<number> } {
+  let peak = 0;
+  const timer = setInterval(() => void residentMiB(pid).then((mib) => (peak = Math.max(peak, mib))), 250);
+  return {
+    async stop() {
+      clearInterval(timer);
+      return Math.max(peak, await residentMiB(pid));
+    },
+  };
+}
+
+function ratio(a: number, b: number): string {
+  return b === 0 ? 'n/a' : `${(a / b).toFixed(2)}x`;
+}
+
+function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
+  process.stdout.write(`${[line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n')}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
