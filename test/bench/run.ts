@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     await probe(`${engine.url}/v1/query`, JSON.stringify({ type: 'clear_metadata', args: {} }));
     const tracked = await probe(`${engine.url}/v1/query`, JSON.stringify({ type: 'bulk', args: TRACKING }));
     if (!Array.isArray(tracked)) throw new Error(`tracking failed: ${JSON.stringify(tracked)}`);
-    const postgraphile = await startTarget('node_modules/.bin/node', ['test/bench/peers/postgraphile.mjs', database.url, String(POSTGRAPHILE_PORT)], {}, /listening/, () => `http://127.0.0.1:${POSTGRAPHILE_PORT}/graphql`);
+    const postgraphile = await startTarget('test/bench/peers/node_modules/.bin/node', ['test/bench/peers/postgraphile.mjs', database.url, String(POSTGRAPHILE_PORT)], {}, /listening/, () => `http://127.0.0.1:${POSTGRAPHILE_PORT}/graphql`);
     targets.push(postgraphile);
     const handwritten = await startTarget(process.execPath, ['--import', 'tsx', 'test/bench/peers/handwritten.ts', database.url, String(HANDWRITTEN_PORT)], {}, /listening/, () => `http://127.0.0.1:${HANDWRITTEN_PORT}`);
     targets.push(handwritten);
