@@ -33,7 +33,7 @@ function instanceId(): string {
  */
 export async function startEngine(config: Config, log: Logger): Promise<Engine> {
   const instance = instanceId();
-  const bus = await Bus.connect({ servers: config.natsUrl, prefix: config.natsPrefix, name: `service-graphql-${instance}`, log });
+  const bus = await Bus.connect({ servers: config.natsUrl, prefix: config.natsPrefix, name: `service-graphql-${instance}`, log, localDelivery: config.busLocalDelivery });
   let address: EdgeAddress | undefined;
   const available: Record<ActorName, Actor> = {
     schema: schemaActor,

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { Bus } from './bus/bus.js';
 import { ensureLocalNats, NatsUnavailableError, type LocalNats } from './bus/local-nats.js';
+import { validateAuthConfig } from '../actors/auth/validate.js';
 import { helpText } from './config/help.js';
 import { ConfigError, loadConfig, parseCommandLine, type Config } from './config/load.js';
 import { DATABASE_ACTORS, startEngine } from './engine.js';
@@ -29,6 +30,8 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function serve(config: Config, log: Logger): Promise<number> {
+  // A bad JWT or auth setting stops start-up before anything is started or connected.
+  validateAuthConfig(config);
   const started: (LocalNats | EmbeddedDatabase)[] = [];
   started.push(await ensureLocalNats({ url: config.natsUrl, dataDir: config.dataDir }));
   let effective = config;

@@ -1,10 +1,20 @@
 import type { Config } from '../../src/config/load.js';
 import { errors } from '../../src/errors/errors.js';
+import { invariant } from '../../src/errors/service-error.js';
 import { ADMIN_ROLE, makeSession, sessionVariablesFromHeaders, type Session } from '../../src/session/session.js';
 import { presentedSecret, secretMatches } from './admin-secret.js';
+import type { JwtAuthenticator } from './jwt/authenticate.js';
+import { headerLabel } from './jwt/token-header.js';
+import type { AuthWebhook, HookRequest } from './webhook.js';
 
 /** Request headers (lower-case names) -> the session the request runs as, or an auth error. */
-export type SessionResolver = (headers: Record<string, string>) => Promise<Session>;
+export type SessionResolver = (headers: Record<string, string>, request?: HookRequest) => Promise<Session>;
+
+/** The authenticators of the modes `config` enables (the auth actor builds them at start). */
+export interface AuthModes {
+  jwt?: JwtAuthenticator;
+  webhook?: AuthWebhook;
+}
 
 /**
  * The session from the role header and the `x-service-*` headers: what an admin (or
@@ -16,21 +26,35 @@ function sessionFromHeaders(defaultRole: string, headers: Record<string, string>
 }
 
 /**
- * Chooses how requests are authenticated from the config: no secret (development mode,
- * everyone is admin), or an admin secret with an optional unauthorized role.
+ * Chooses how requests are authenticated (interface 5.1, compat-facts 5.1): no secret
+ * (development mode, everyone is admin); else a presented admin secret is checked first
+ * (right: admin, wrong: 401) and, without one, the JWT, the auth webhook or the
+ * unauthorized role decides.
  */
-export function createSessionResolver(config: Config): SessionResolver {
+export function createSessionResolver(config: Config, modes: AuthModes = {}): SessionResolver {
   const { adminSecret, unauthorizedRole } = config;
   if (adminSecret === undefined) {
     return async (headers) => sessionFromHeaders(ADMIN_ROLE, headers);
   }
-  return async (headers) => {
+  invariant(config.jwtSecret === undefined || modes.jwt !== undefined, 'JWT mode needs its authenticator');
+  invariant(config.authHook === undefined || modes.webhook !== undefined, 'auth-webhook mode needs its webhook');
+  const withoutCredentials = (headers: Record<string, string>, missing: () => Error): Session => {
+    if (unauthorizedRole === undefined) throw missing();
+    return makeSession(unauthorizedRole, sessionVariablesFromHeaders(headers));
+  };
+  const { jwt, webhook } = modes;
+
+  return async (headers, request) => {
     const presented = presentedSecret(headers);
     if (presented !== undefined) {
       if (!secretMatches(presented, adminSecret)) throw errors.invalidAdminSecret('$');
       return sessionFromHeaders(ADMIN_ROLE, headers);
     }
-    if (unauthorizedRole !== undefined) return makeSession(unauthorizedRole, sessionVariablesFromHeaders(headers));
-    throw errors.adminSecretRequired('$');
+    if (jwt !== undefined) {
+      const session = await jwt.sessionFor(headers);
+      return session ?? withoutCredentials(headers, () => errors.jwtMissingHeader('$', headerLabel(jwt.settings.header)));
+    }
+    if (webhook !== undefined) return webhook(headers, request);
+    return withoutCredentials(headers, () => errors.adminSecretRequired('$'));
   };
 }

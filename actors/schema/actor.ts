@@ -45,9 +45,10 @@ export const schemaActor: Actor = {
       return encodeJson(response);
     });
 
+    const graphqlOptions = { timeoutMs: config.busTimeoutMs, sendRequestToAuth: config.authHook !== undefined && config.authHookMode === 'POST' };
     context.serve(subjects.graphql, async (request) => {
       const message = validate<{ headers: Record<string, string>; body: string }>('bus/graphql-request', request.json());
-      return handleGraphql(host, bus, message, request.requestId, config.busTimeoutMs);
+      return handleGraphql(host, bus, message, request.requestId, graphqlOptions);
     });
 
     context.serve(subjects.health, async () => {

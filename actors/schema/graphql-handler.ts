@@ -46,10 +46,17 @@ function parseBody(body: string): GraphqlRequest | GraphqlRequest[] {
  * request of the body. Every failure is answered in the GraphQL envelope (the edge
  * always sends HTTP 200 on this route, compat-facts 1.2).
  */
-export async function handleGraphql(host: SchemaHost, bus: Bus, message: GraphqlMessage, requestId: string, timeoutMs: number): Promise<HandlerReply> {
+export interface GraphqlHandlerOptions {
+  timeoutMs: number;
+  /** An auth webhook in POST mode reads the GraphQL request too; nobody else needs it. */
+  sendRequestToAuth: boolean;
+}
+
+export async function handleGraphql(host: SchemaHost, bus: Bus, message: GraphqlMessage, requestId: string, options: GraphqlHandlerOptions): Promise<HandlerReply> {
   try {
     const parsed = parseBody(message.body);
-    const session = await bus.request<Session>(bus.subjects.authResolve, { headers: message.headers }, { requestId, timeoutMs });
+    const resolve = options.sendRequestToAuth ? { headers: message.headers, request: parsed } : { headers: message.headers };
+    const session = await bus.request<Session>(bus.subjects.authResolve, resolve, { requestId, timeoutMs: options.timeoutMs });
     const engine = host.state.graphql;
     const context = { db: host.db, requestId };
     const meta = { role: session.role };

@@ -1,4 +1,3 @@
-import type { Subscription } from '@nats-io/transport-node';
 import type { Bus, RequestHandler } from '../bus/bus.js';
 import type { Config } from '../config/load.js';
 import type { ActorName } from '../config/options.js';
@@ -31,4 +30,3 @@ export interface Actor {
   start(context: ActorContext): Promise<RunningActor>;
 }
 
-export type { Subscription };

@@ -1,6 +1,5 @@
 import { hostname } from 'node:os';
-import type { Subscription } from '@nats-io/transport-node';
-import type { Bus } from '../bus/bus.js';
+import type { Bus, Served } from '../bus/bus.js';
 import { encodeJson } from '../bus/wire.js';
 import type { Config } from '../config/load.js';
 import type { Logger } from '../log/logger.js';
@@ -22,7 +21,7 @@ export interface RuntimeDeps {
 export async function startActor(actor: Actor, deps: RuntimeDeps): Promise<RunningActor> {
   const { bus, config, instance } = deps;
   const log = deps.log.child({ actor: actor.name });
-  const subscriptions: Subscription[] = [];
+  const subscriptions: Served[] = [];
   const latency = new LatencyWindow();
   const counters = { handled: 0, failed: 0 };
   const gaugeReaders: (() => Record<string, number | string | boolean | null>)[] = [];

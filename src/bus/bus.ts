@@ -1,49 +1,56 @@
-import { connect, nuid, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { connect, nuid, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
-import { errors } from '../errors/errors.js';
-import { ServiceError } from '../errors/service-error.js';
 import { Requester, type Reply } from './requester.js';
+import { Responder, type DoneCallback, type RequestHandler, type Served } from './responder.js';
 import { subjectsFor, type Subjects } from './subjects.js';
-import { HEADER, HEADER_ROOM_BYTES, chunksOf, decodeJson, encodeJson, headersWith } from './wire.js';
+import { decodeJson, encodeJson } from './wire.js';
 
-/** A request as a handler sees it: its id (for logs), its payload and a JSON view of it. */
-export interface IncomingRequest {
-  readonly subject: string;
-  readonly requestId: string;
-  readonly data: Uint8Array;
-  json<T>(): T;
-}
-
-/**
- * What a request handler answers: bytes, sent as they are (chunked when too large),
- * optionally with a few facts about them for the requester's logs (the role, say).
- */
-export type HandlerReply = Uint8Array | { body: Uint8Array; meta: Record<string, string> };
-export type RequestHandler = (request: IncomingRequest) => Promise<HandlerReply>;
+export type { HandlerReply, IncomingRequest, RequestHandler, Served } from './responder.js';
 
 export interface BusOptions {
   servers: string;
   prefix: string;
   name: string;
   log: Logger;
+  /**
+   * Whether a request for a subject this process serves itself is answered in-process
+   * (the same handler, the same bytes) instead of through the NATS server.
+   */
+  localDelivery?: boolean;
+}
+
+interface LocalServer {
+  handler: RequestHandler;
+  onDone?: DoneCallback;
 }
 
 /**
  * The process's one NATS connection and everything the engine does with it: requests
  * with reassembled chunked replies, queue-group serving with error replies, broadcasts.
  * The connection reconnects forever after a NATS restart; subscriptions survive that.
+ *
+ * Local delivery: when this process runs an actor that serves a request subject, its
+ * requests on that subject skip the two hops through the NATS server. Each process then
+ * answers its own HTTP requests end to end, and NATS still carries every request for an
+ * actor the process does not run, every broadcast and all monitoring.
  */
 export class Bus {
   readonly subjects: Subjects;
   readonly #nc: NatsConnection;
   readonly #requester: Requester;
+  readonly #responder: Responder;
   readonly #log: Logger;
+  readonly #localDelivery: boolean;
+  readonly #local = new Map<string, LocalServer[]>();
+  #nextLocal = 0;
 
-  private constructor(nc: NatsConnection, prefix: string, log: Logger) {
+  private constructor(nc: NatsConnection, options: BusOptions) {
     this.#nc = nc;
-    this.subjects = subjectsFor(prefix);
+    this.subjects = subjectsFor(options.prefix);
     this.#requester = new Requester(nc);
-    this.#log = log;
+    this.#responder = new Responder(nc, options.log);
+    this.#log = options.log;
+    this.#localDelivery = options.localDelivery ?? false;
   }
 
   static async connect(options: BusOptions): Promise<Bus> {
@@ -54,7 +61,7 @@ export class Bus {
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
     });
-    const bus = new Bus(nc, options.prefix, options.log);
+    const bus = new Bus(nc, options);
     bus.#watchStatus();
     return bus;
   }
@@ -78,6 +85,11 @@ export class Bus {
   }
 
   requestBytes(subject: string, payload: Uint8Array, options: { requestId: string; timeoutMs: number }): Promise<Reply> {
+    const servers = this.#localDelivery ? this.#local.get(subject) : undefined;
+    if (servers !== undefined && servers.length > 0) {
+      const server = servers[this.#nextLocal++ % servers.length]!;
+      return this.#responder.answerLocally(subject, options.requestId, payload, server.handler, server.onDone);
+    }
     return this.#requester.request(subject, payload, options);
   }
 
@@ -88,21 +100,30 @@ export class Bus {
   }
 
   /**
-   * Serves requests on `subject`. With a queue group each request reaches one instance;
-   * without, every instance answers (monitor ping). A handler that throws answers with
-   * an error reply and the subscription keeps serving.
+   * Serves requests on `subject`. With a queue group each request reaches one instance
+   * (and requests of this process may be answered locally); without, every instance
+   * answers (monitor ping).
    */
-  serve(subject: string, handler: RequestHandler, options: { queue?: string; onDone?: (ms: number, failed: boolean) => void } = {}): Subscription {
-    return this.#nc.subscribe(subject, {
+  serve(subject: string, handler: RequestHandler, options: { queue?: string; onDone?: DoneCallback } = {}): Served {
+    const subscription = this.#nc.subscribe(subject, {
       ...(options.queue === undefined ? {} : { queue: options.queue }),
       callback: (error, msg) => {
         if (error !== null) {
           this.#log.error({ err: error, subject }, 'subscription error');
           return;
         }
-        void this.#answer(msg, handler, options.onDone);
+        void this.#responder.answerMessage(msg, handler, options.onDone);
       },
     });
+    if (options.queue === undefined) return subscription;
+    const local: LocalServer = options.onDone === undefined ? { handler } : { handler, onDone: options.onDone };
+    this.#local.set(subject, [...(this.#local.get(subject) ?? []), local]);
+    return {
+      unsubscribe: () => {
+        subscription.unsubscribe();
+        this.#local.set(subject, (this.#local.get(subject) ?? []).filter((candidate) => candidate !== local));
+      },
+    };
   }
 
   publish(subject: string, message: unknown): void {
@@ -110,7 +131,7 @@ export class Bus {
   }
 
   /** Receives broadcasts on `subject` (every instance gets each message). */
-  listen<T>(subject: string, handler: (message: T, subject: string) => void | Promise<void>): Subscription {
+  listen<T>(subject: string, handler: (message: T, subject: string) => void | Promise<void>): Served {
     return this.#nc.subscribe(subject, {
       callback: (error, msg) => {
         if (error !== null) return;
@@ -140,51 +161,6 @@ export class Bus {
 
   closed(): Promise<void | Error> {
     return this.#nc.closed();
-  }
-
-  async #answer(msg: Msg, handler: RequestHandler, onDone?: (ms: number, failed: boolean) => void): Promise<void> {
-    const started = performance.now();
-    const requestId = msg.headers?.get(HEADER.requestId) || nuid.next();
-    const request: IncomingRequest = {
-      subject: msg.subject,
-      requestId,
-      data: msg.data,
-      json: <T>() => decodeJson<T>(msg.data),
-    };
-    let failed = false;
-    try {
-      const reply = await handler(request);
-      if (reply instanceof Uint8Array) this.#reply(msg, reply, {});
-      else this.#reply(msg, reply.body, reply.meta);
-    } catch (error) {
-      failed = true;
-      const serviceError = error instanceof ServiceError ? error : errors.unexpected('$');
-      if (!(error instanceof ServiceError)) this.#log.error({ err: error, subject: msg.subject, requestId }, 'request handler failed');
-      this.#replyError(msg, serviceError);
-    } finally {
-      onDone?.(performance.now() - started, failed);
-    }
-  }
-
-  #reply(msg: Msg, body: Uint8Array, meta: Record<string, string>): void {
-    if (msg.reply === undefined) return;
-    const metaHeaders = Object.fromEntries(Object.entries(meta).map(([key, value]) => [`${HEADER.metaPrefix}${key}`, value]));
-    const room = this.maxPayload - HEADER_ROOM_BYTES;
-    if (body.length <= room) {
-      this.#nc.publish(msg.reply, body, Object.keys(metaHeaders).length > 0 ? { headers: headersWith(metaHeaders) } : undefined);
-      return;
-    }
-    const pieces = chunksOf(body, room);
-    pieces.forEach((piece, index) => {
-      const h = headersWith(index === 0 ? { ...metaHeaders, [HEADER.chunks]: String(pieces.length) } : {});
-      h.set(HEADER.chunk, String(index));
-      this.#nc.publish(msg.reply!, piece, { headers: h });
-    });
-  }
-
-  #replyError(msg: Msg, error: ServiceError): void {
-    if (msg.reply === undefined) return;
-    this.#nc.publish(msg.reply, encodeJson(error.toJSON()), { headers: headersWith({ [HEADER.error]: '1' }) });
   }
 
   #watchStatus(): void {

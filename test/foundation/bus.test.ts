@@ -103,6 +103,34 @@ describe('request/reply on the bus', () => {
   });
 });
 
+describe('local delivery', () => {
+  it('answers a request for a subject this process serves without the NATS server, errors included', async () => {
+    const local = await Bus.connect({ servers: inject('natsUrl'), prefix: testPrefix(), name: 'bus-local', log, localDelivery: true });
+    try {
+      const subject = `${local.subjects.prefix}.here`;
+      let calls = 0;
+      const done: boolean[] = [];
+      const served = local.serve(subject, async (request) => {
+        calls++;
+        if (decodeText(request.data) === 'fail') throw errors.notExists('$.x', 'nothing here');
+        return { body: encodeText(`local:${request.requestId}`), meta: { role: 'r' } };
+      }, { queue: 'q', onDone: (_ms, failed) => done.push(failed) });
+      // Publishing is what NATS would need; a closed connection proves it is not used.
+      await local.close();
+      const reply = await local.requestBytes(subject, encodeText('hi'), options);
+      expect(decodeText(reply.body)).toBe('local:r1');
+      expect(reply.meta).toEqual({ role: 'r' });
+      const error = await local.requestBytes(subject, encodeText('fail'), options).catch((e: unknown) => e);
+      expect((error as ServiceError).code).toBe('not-exists');
+      expect(calls).toBe(2);
+      expect(done).toEqual([false, true]);
+      served.unsubscribe();
+    } finally {
+      await local.close();
+    }
+  });
+});
+
 describe('JetStream set-up', () => {
   it('creates a stream and a KV bucket idempotently', async () => {
     const name = `${bus.subjects.prefix.toUpperCase()}_EVENTS`;

@@ -10,7 +10,8 @@ let engine: TestEngine;
 beforeAll(async () => {
   db = await createTestDatabase();
   nats = await startPrivateNats();
-  engine = await startTestEngine({ databaseUrl: db.url, env: { SERVICE_GRAPHQL_NATS_URL: nats.url, SERVICE_GRAPHQL_BUS_TIMEOUT_MS: '2000' } });
+  // Every request through NATS, so that the outage is felt.
+  engine = await startTestEngine({ databaseUrl: db.url, env: { SERVICE_GRAPHQL_NATS_URL: nats.url, SERVICE_GRAPHQL_BUS_TIMEOUT_MS: '2000', SERVICE_GRAPHQL_BUS_LOCAL_DELIVERY: 'false' } });
 });
 
 afterAll(async () => {
@@ -20,6 +21,19 @@ afterAll(async () => {
 });
 
 describe('NATS restart', () => {
+  it('with local delivery, keeps answering from its own actors while NATS is down', async () => {
+    const local = await startTestEngine({ databaseUrl: db.url, env: { SERVICE_GRAPHQL_NATS_URL: nats.url } });
+    try {
+      await nats.kill();
+      const during = await local.query({ type: 'export_metadata', args: {} });
+      expect(during.status).toBe(200);
+      expect((await local.graphql({ query: '{ __typename }' })).json).toEqual({ data: { __typename: 'query_root' } });
+    } finally {
+      await nats.start();
+      await local.stop();
+    }
+  });
+
   it('answers 503 while NATS is down and serves again after it is back, without a restart', async () => {
     expect((await engine.get('/healthz')).text).toBe('OK');
 

@@ -2,7 +2,8 @@ import type { TestProject } from 'vitest/node';
 import { listening, findOnPath } from '../../src/bus/local-nats.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/pg/embedded.js';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -17,11 +18,12 @@ declare module 'vitest' {
 
 /**
  * One PostgreSQL and one NATS for the whole run. PostgreSQL: SERVICE_GRAPHQL_TEST_DATABASE_URL
- * if set, else the embedded server (wal_level=logical, data in .data/test-pg, reused across
- * runs). NATS: SERVICE_GRAPHQL_TEST_NATS_URL if set, else the machine's at 127.0.0.1:4222,
+ * if set (it needs wal_level=logical for the event trigger tests), else an embedded server
+ * with wal_level=logical, started for this run in a temporary directory. NATS: SERVICE_GRAPHQL_TEST_NATS_URL if set, else the machine's at 127.0.0.1:4222,
  * else a nats-server from PATH on a free port.
  */
 let database: EmbeddedDatabase | undefined;
+let dataDir: string | undefined;
 let nats: ChildProcess | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
@@ -29,7 +31,11 @@ export async function setup(project: TestProject): Promise<void> {
   if (configuredPg !== undefined && configuredPg !== '') {
     project.provide('postgresUrl', configuredPg);
   } else {
-    database = await startEmbeddedPostgres({ dataDir: '.data/test-pg', port: Number(process.env.SERVICE_GRAPHQL_TEST_PG_PORT ?? 5440) });
+    // A server of this run's own (fresh data directory, free port), so that two runs at
+    // once never stop each other's database.
+    dataDir = mkdtempSync(join(tmpdir(), 'engine-test-pg-'));
+    chmodSync(dataDir, 0o755);
+    database = await startEmbeddedPostgres({ dataDir, port: await freePort() });
     project.provide('postgresUrl', database.url);
   }
   project.provide('natsUrl', await natsForTests());
@@ -37,7 +43,19 @@ export async function setup(project: TestProject): Promise<void> {
 
 export async function teardown(): Promise<void> {
   await database?.stop();
+  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
   nats?.kill('SIGTERM');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 async function natsForTests(): Promise<string> {

@@ -1,5 +1,7 @@
 import type { Metadata, QualifiedName, Relationship, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg/catalog.js';
+import { buildSourceModel } from '../graphql/table-model.js';
+import { selectPermissionProblem } from '../sql/select-permission-check.js';
 import type { InconsistentObject } from './inconsistency.js';
 
 export interface ConsistencyReport {
@@ -51,7 +53,35 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog): Consiste
     return next;
   });
 
-  return { consistent: { ...metadata, sources: [{ ...source, tables }, ...metadata.sources.slice(1)] }, inconsistencies };
+  const withRelationships: Metadata = { ...metadata, sources: [{ ...source, tables }, ...metadata.sources.slice(1)] };
+  return { consistent: withSelectPermissionsChecked(withRelationships, catalog, inconsistencies), inconsistencies };
+}
+
+/**
+ * Select permissions go last: their filters may traverse relationships, so they are
+ * checked against the tables as served, after broken relationships are taken out.
+ */
+function withSelectPermissionsChecked(metadata: Metadata, catalog: Catalog, inconsistencies: InconsistentObject[]): Metadata {
+  const source = metadata.sources[0]!;
+  const model = buildSourceModel(metadata, catalog);
+  const tables = source.tables.map((entry) => {
+    if (entry.select_permissions === undefined) return entry;
+    const key = relationKey(entry.table.schema, entry.table.name);
+    const select_permissions = entry.select_permissions.filter((item) => {
+      const problem = selectPermissionProblem(model, catalog, key, item.permission);
+      if (problem === null) return true;
+      inconsistencies.push({
+        type: 'select_permission',
+        definition: { role: item.role, permission: item.permission, source: source.name, table: entry.table },
+        reason: `in table ${JSON.stringify(displayTable(entry.table))}: in permission for role ${JSON.stringify(item.role)}: ${problem.message}`,
+      });
+      return false;
+    });
+    const next: TableEntry = { ...entry, select_permissions };
+    if (select_permissions.length === 0) delete next.select_permissions;
+    return next;
+  });
+  return { ...metadata, sources: [{ ...source, tables }, ...metadata.sources.slice(1)] };
 }
 
 function relationshipProblem(

@@ -1,9 +1,20 @@
-import { buildSchema, execute, parse, validate, type GraphQLSchema } from 'graphql';
+import { getVariableValues, Kind, parse, validate, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Metadata } from '../../../src/metadata/types.js';
 import type { Catalog } from '../../../src/pg/catalog.js';
 import type { Pool } from '../../../src/pg/pool.js';
-import type { Session } from '../../../src/session/session.js';
-import { encodeJson } from '../../../src/bus/wire.js';
+import { ADMIN_ROLE, isAdmin, type Session } from '../../../src/session/session.js';
+import { encodeText } from '../../../src/bus/wire.js';
+import { compileOperation } from '../sql/compile-operation.js';
+import { bindParams, MissingSessionVariables } from '../sql/params.js';
+import { QueryError } from '../sql/query-error.js';
+import { databaseError } from './database-errors.js';
+import { documentKey, findPlan, keepPlan, LruCache, type CompiledPlan, type PreparedDocument } from './plan-cache.js';
+import { errorBody, validationError } from './response-errors.js';
+import { roleAccess, type RoleAccess } from './role-access.js';
+import { buildRoleSchema } from './schema/role-schema.js';
+import { resolveStaticField } from './static-fields.js';
+import { buildSourceModel, type SourceModel } from './table-model.js';
+import { hasuraValidationError } from './validation-errors.js';
 
 /** One GraphQL request of a (possibly batched) POST /v1/graphql body. */
 export interface GraphqlRequest {
@@ -21,41 +32,135 @@ export interface ExecutionContext {
 export interface GraphqlEngine {
   /** Runs one request as `session` and returns the response JSON as bytes. */
   execute(request: GraphqlRequest, session: Session, context: ExecutionContext): Promise<Uint8Array>;
+  /** The schema `role` sees (built on first use, then cached). */
+  schemaFor(role: string): GraphQLSchema;
 }
 
-const PLACEHOLDER_SDL = `
-"""There are no queries available to the current role."""
-type query_root {
-  """There are no queries available to the current role. Either there are no sources or remote schemas configured, or the current role doesn't have the required permissions."""
-  no_queries_available: String!
-}
-schema { query: query_root }
-`;
-
-/** The schema of a role that can query nothing (compat-facts 8). */
-function placeholderSchema(): GraphQLSchema {
-  return buildSchema(PLACEHOLDER_SDL);
+export interface GraphqlEngineOptions {
+  /** Distinct (role, operation, query text) entries kept parsed, validated and compiled. */
+  planCacheSize?: number;
 }
 
-export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog): GraphqlEngine {
-  void metadata;
-  void catalog;
-  const schema = placeholderSchema();
+interface RoleRuntime {
+  access: RoleAccess;
+  schema: GraphQLSchema;
+}
+
+type ReadyDocument = Extract<PreparedDocument, { kind: 'ready' }>;
+
+/**
+ * Builds the engine for a metadata version. Only the table model is built here, since
+ * this runs on every metadata change; each role's access and schema are built on the
+ * role's first request.
+ */
+export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options: GraphqlEngineOptions = {}): GraphqlEngine {
+  const model = buildSourceModel(metadata, catalog);
+  const roles = new Map<string, RoleRuntime>();
+  const documents = new LruCache<PreparedDocument>(options.planCacheSize ?? 1000);
+
+  // Roles named in no permission all see the placeholder schema; they share one runtime
+  // so that arbitrary role names cannot each cost a schema.
+  const permittedRoles = new Set([ADMIN_ROLE]);
+  for (const table of model.tables.values()) for (const role of table.selectPermissions.keys()) permittedRoles.add(role);
+  const runtimeFor = (role: string): RoleRuntime => {
+    const key = permittedRoles.has(role) ? role : '';
+    let runtime = roles.get(key);
+    if (runtime === undefined) {
+      const access = roleAccess(model, key);
+      runtime = { access, schema: buildRoleSchema(access) };
+      roles.set(key, runtime);
+    }
+    return runtime;
+  };
+
+  const preparedFor = (runtime: RoleRuntime, request: GraphqlRequest): PreparedDocument => {
+    const key = documentKey(runtime.access.role, request.operationName, request.query);
+    let prepared = documents.get(key);
+    if (prepared === undefined) {
+      prepared = prepareDocument(runtime.schema, request);
+      documents.set(key, prepared);
+    }
+    return prepared;
+  };
+
   return {
-    async execute(request) {
-      const document = parse(request.query);
-      const problems = validate(schema, document);
-      if (problems.length > 0) {
-        return encodeJson({ errors: problems.map((problem) => ({ message: problem.message, extensions: { path: '$', code: 'validation-failed' } })) });
+    schemaFor: (role) => runtimeFor(role).schema,
+    async execute(request, session, context) {
+      if (typeof request.query !== 'string') return validationError('the key \'query\' was not present', '$');
+      const runtime = runtimeFor(session.role);
+      const prepared = preparedFor(runtime, request);
+      if (prepared.kind === 'refused') return prepared.body;
+
+      const coerced = getVariableValues(runtime.schema, prepared.operation.variableDefinitions ?? [], request.variables ?? {});
+      if (coerced.errors !== undefined) return validationError(variableMessage(coerced.errors[0]!.message));
+      const variables = coerced.coerced;
+
+      let plan: CompiledPlan;
+      let values: unknown[];
+      try {
+        plan = findPlan(prepared, variables) ?? keepPlan(prepared, compile(model, runtime, prepared, variables));
+        if (plan.sql === null) return encodeText(`{"data":${plan.staticData}}`);
+        values = bindParams(plan.params, variables, session.variables);
+      } catch (error) {
+        if (error instanceof QueryError) return errorBody([{ message: error.message, path: error.path, code: error.code }]);
+        if (error instanceof MissingSessionVariables) return errorBody([{ message: error.message, path: '$', code: 'not-found' }]);
+        throw error;
       }
-      const result = await execute({
-        schema,
-        document,
-        variableValues: request.variables ?? undefined,
-        operationName: request.operationName ?? undefined,
-        rootValue: { no_queries_available: '' },
-      });
-      return encodeJson(result);
+
+      try {
+        const result = await context.db.query<{ data: string }>({ name: plan.statementName, text: plan.sql, values });
+        // The data object is Postgres' JSON text, spliced in unparsed (ARCHITECTURE decision 4).
+        return encodeText(`{"data":${result.rows[0]!.data}}`);
+      } catch (error) {
+        return errorBody([databaseError(error, isAdmin(session), { sql: plan.sql, values })]);
+      }
     },
   };
+}
+
+function compile(model: SourceModel, runtime: RoleRuntime, prepared: ReadyDocument, variables: Record<string, unknown>) {
+  return compileOperation({
+    model,
+    access: runtime.access,
+    operation: prepared.operation,
+    fragments: prepared.fragments,
+    variables,
+    resolveStatic: (field) => resolveStaticField(runtime.schema, prepared.operation, prepared.fragments, variables, field),
+  });
+}
+
+/** Parse, validate and choose the operation: what depends only on the role and the request's text. */
+function prepareDocument(schema: GraphQLSchema, request: GraphqlRequest): PreparedDocument {
+  let document;
+  try {
+    document = parse(request.query);
+  } catch {
+    return { kind: 'refused', body: validationError('not a valid graphql query', '$.query') };
+  }
+  const operations = document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
+  const operation = chooseOperation(operations, request.operationName);
+  if (typeof operation === 'string') return { kind: 'refused', body: validationError(operation) };
+  if (operation.operation !== 'query') return { kind: 'refused', body: validationError(`no ${operation.operation}s exist`) };
+
+  const problems = validate(schema, document);
+  if (problems.length > 0) return { kind: 'refused', body: errorBody([hasuraValidationError(problems, document)]) };
+
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  return { kind: 'ready', document, operation, fragments, plans: [] };
+}
+
+/** The operation to run, or Hasura's complaint about the choice. */
+function chooseOperation(operations: OperationDefinitionNode[], name: string | null | undefined): OperationDefinitionNode | string {
+  if (name !== undefined && name !== null) {
+    return operations.find((operation) => operation.name?.value === name) ?? `no such operation found in the document: ${JSON.stringify(name)}`;
+  }
+  if (operations.length === 1) return operations[0]!;
+  return 'exactly one operation has to be present in the document when operationName is not specified';
+}
+
+/** graphql-js' "was not provided" in Hasura's words; other coercion messages pass through. */
+function variableMessage(message: string): string {
+  const missing = message.match(/^Variable "\$([^"]+)" of required type "[^"]+" was not provided\.$/);
+  return missing === null ? message : `expecting a value for non-nullable variable: ${JSON.stringify(missing[1])}`;
 }

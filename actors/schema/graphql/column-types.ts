@@ -1,0 +1,88 @@
+import type { CatalogColumn } from '../../../src/pg/catalog.js';
+import { qualified, quoteIdent } from '../../../src/pg/quote.js';
+
+/**
+ * How a Postgres column type appears in GraphQL and in SQL casts, mapped as Hasura maps
+ * it: `int4` is `Int`, `float4` is `Float`, `text`/`varchar` are `String`, `bool` is
+ * `Boolean`; every other type keeps its Postgres name as a custom scalar (`bigint` for
+ * `int8` through its SQL name, `numeric`, `uuid`, `timestamptz`, `jsonb`, enum types ...).
+ * Arrays are lists of their element's scalar (`[Int!]`), as Hasura v2 shows them.
+ */
+export type TypeCategory = 'numeric' | 'string' | 'boolean' | 'json' | 'jsonb' | 'datetime' | 'other';
+
+export interface ColumnType {
+  /** GraphQL scalar of the value, or of one element for an array column. */
+  scalar: string;
+  isArray: boolean;
+  /** SQL type parameters are cast to when compared with the column. */
+  sqlType: string;
+  /** SQL type of one element: the column's own type, or its element type for arrays. */
+  elementSqlType: string;
+  category: TypeCategory;
+}
+
+const BUILT_IN_SCALARS: Record<string, string> = {
+  int4: 'Int',
+  float4: 'Float',
+  text: 'String',
+  varchar: 'String',
+  bool: 'Boolean',
+  // Hasura names these after their SQL spelling rather than the internal `typname`.
+  int2: 'smallint',
+  int8: 'bigint',
+  bpchar: 'bpchar',
+};
+
+const CATEGORIES: Record<string, TypeCategory> = {
+  int2: 'numeric', int4: 'numeric', int8: 'numeric', float4: 'numeric', float8: 'numeric', numeric: 'numeric', money: 'numeric',
+  text: 'string', varchar: 'string', bpchar: 'string', citext: 'string', name: 'string',
+  bool: 'boolean',
+  json: 'json',
+  jsonb: 'jsonb',
+  date: 'datetime', time: 'datetime', timetz: 'datetime', timestamp: 'datetime', timestamptz: 'datetime', interval: 'datetime',
+};
+
+const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+const PLAIN_SQL_NAME = /^[a-z_][a-z0-9_]*$/;
+
+export function isGraphqlName(name: string): boolean {
+  return GRAPHQL_NAME.test(name) && !name.startsWith('__');
+}
+
+/** The column's GraphQL/SQL typing, or null for types GraphQL cannot carry (composites, odd names). */
+export function columnTypeOf(column: CatalogColumn): ColumnType | null {
+  if (column.typeKind === 'c' || column.typeKind === 'p') return null;
+  const isArray = column.elementUdtName !== null;
+  const elementName = column.elementUdtName ?? column.udtName;
+  const scalar = scalarName(elementName, column.typeSchema);
+  if (!isGraphqlName(scalar)) return null;
+  return {
+    scalar,
+    isArray,
+    sqlType: sqlTypeName(column.typeSchema, column.udtName),
+    elementSqlType: sqlTypeName(column.typeSchema, elementName),
+    category: isArray ? 'other' : (CATEGORIES[elementName] ?? 'other'),
+  };
+}
+
+function scalarName(typeName: string, schema: string): string {
+  const builtIn = BUILT_IN_SCALARS[typeName];
+  if (builtIn !== undefined) return builtIn;
+  return schema === 'pg_catalog' || schema === 'public' ? typeName : `${schema}_${typeName}`;
+}
+
+/** Built-in types print bare (`int4`) so compiled SQL stays readable; the rest are quoted. */
+function sqlTypeName(schema: string, name: string): string {
+  if (schema === 'pg_catalog' && PLAIN_SQL_NAME.test(name)) return name;
+  return schema === 'pg_catalog' ? quoteIdent(name) : qualified(schema, name);
+}
+
+/** Types with `sum`, `avg`, `stddev`... (Hasura's numeric aggregate fields). */
+export function isNumeric(type: ColumnType): boolean {
+  return type.category === 'numeric';
+}
+
+/** Types with `min` and `max`: numbers, strings, dates and times. */
+export function isComparable(type: ColumnType): boolean {
+  return type.category === 'numeric' || type.category === 'string' || type.category === 'datetime';
+}

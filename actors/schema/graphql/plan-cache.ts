@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import type { DocumentNode, FragmentDefinitionNode, OperationDefinitionNode } from 'graphql';
+import { usesMatch } from '../sql/input.js';
+import type { CompiledOperation } from '../sql/compile-operation.js';
+
+/**
+ * Work done once per distinct request shape rather than per request (the issue's
+ * performance design): parse + validate + operation choice per (role, operation name,
+ * query text), and under that the compiled statements per variable shape. A statement
+ * runs as a named prepared statement whose name is its text's hash, so each pooled
+ * connection parses and plans it once.
+ */
+export type PreparedDocument =
+  | { kind: 'refused'; body: Uint8Array }
+  | {
+      kind: 'ready';
+      document: DocumentNode;
+      operation: OperationDefinitionNode;
+      fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+      plans: CompiledPlan[];
+    };
+
+export interface CompiledPlan extends CompiledOperation {
+  /** The prepared statement's name: a hash of its text, so one name never means two texts. */
+  statementName: string;
+}
+
+/** Plans kept per document: variable shapes of one query are few in practice. */
+const PLANS_PER_DOCUMENT = 16;
+
+export function documentKey(role: string, operationName: string | null | undefined, query: string): string {
+  return `${role}\u0000${operationName ?? ''}\u0000${query}`;
+}
+
+export function findPlan(document: Extract<PreparedDocument, { kind: 'ready' }>, variables: Record<string, unknown>): CompiledPlan | undefined {
+  return document.plans.find((plan) => usesMatch(plan.variableUses, variables));
+}
+
+export function keepPlan(document: Extract<PreparedDocument, { kind: 'ready' }>, compiled: CompiledOperation): CompiledPlan {
+  const plan: CompiledPlan = { ...compiled, statementName: compiled.sql === null ? '' : statementName(compiled.sql) };
+  document.plans.unshift(plan);
+  if (document.plans.length > PLANS_PER_DOCUMENT) document.plans.pop();
+  return plan;
+}
+
+function statementName(sql: string): string {
+  // Postgres truncates identifiers at 63 bytes; 'gql_' + 40 hex digits fits.
+  return `gql_${createHash('sha1').update(sql).digest('hex')}`;
+}
+
+/** A least-recently-used map: `get` refreshes an entry, `set` evicts the oldest beyond `capacity`. */
+export class LruCache<V> {
+  private readonly entries = new Map<string, V>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(key: string): V | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  }
+}

@@ -1,0 +1,25 @@
+import { encodeText } from '../../../src/bus/wire.js';
+
+/**
+ * GraphQL-style error bodies (compat-facts 1.1 and 8): `{"errors":[{message, extensions:
+ * {path, code, internal?}}]}`, no `data` key, always HTTP 200 on /v1/graphql.
+ */
+export interface GraphqlErrorEntry {
+  message: string;
+  path: string;
+  code: string;
+  /** Detail only the admin role may see (Postgres error, statement). */
+  internal?: unknown;
+}
+
+export function errorBody(errors: readonly GraphqlErrorEntry[]): Uint8Array {
+  const entries = errors.map((error) => ({
+    message: error.message,
+    extensions: { path: error.path, code: error.code, ...(error.internal === undefined ? {} : { internal: error.internal }) },
+  }));
+  return encodeText(JSON.stringify({ errors: entries }));
+}
+
+export function validationError(message: string, path = '$'): Uint8Array {
+  return errorBody([{ message, path, code: 'validation-failed' }]);
+}

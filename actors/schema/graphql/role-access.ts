@@ -1,0 +1,109 @@
+import type { BoolExp } from '../../../src/metadata/types.js';
+import { ADMIN_ROLE } from '../../../src/session/session.js';
+import type { ColumnModel, RelationshipModel, SourceModel, TableModel } from './table-model.js';
+
+/**
+ * What one role may read: the tables it has a select permission on, their permitted
+ * columns, row filter, row limit and whether it may aggregate. Both the role's GraphQL
+ * schema and the SQL compiler are driven by this one value, so what the schema shows
+ * and what the compiler reads cannot drift apart. Admin reads everything, unfiltered.
+ */
+export type FieldTarget =
+  | { kind: 'column'; column: ColumnModel }
+  | { kind: 'object-relationship'; relationship: RelationshipModel }
+  | { kind: 'array-relationship'; relationship: RelationshipModel }
+  | { kind: 'array-aggregate'; relationship: RelationshipModel };
+
+export type RootFieldTarget =
+  | { kind: 'select'; table: string }
+  | { kind: 'select-by-pk'; table: string }
+  | { kind: 'select-aggregate'; table: string };
+
+export interface TableAccess {
+  model: TableModel;
+  /** Permitted columns, in table order. */
+  columns: ColumnModel[];
+  columnsByField: Map<string, ColumnModel>;
+  /** Relationships whose related table the role may also read. */
+  relationships: RelationshipModel[];
+  /** The fields of the table's object type, by GraphQL name. */
+  fields: Map<string, FieldTarget>;
+  /** The permission's row filter; null when every row is readable. */
+  filter: BoolExp | null;
+  limit: number | null;
+  allowAggregations: boolean;
+}
+
+export interface RoleAccess {
+  role: string;
+  tables: Map<string, TableAccess>;
+  rootFields: Map<string, RootFieldTarget>;
+}
+
+export function roleAccess(model: SourceModel, role: string): RoleAccess {
+  const admin = role === ADMIN_ROLE;
+  // A table is readable when the role has a select permission that leaves it a column.
+  const readable = new Map<string, { columns: ColumnModel[]; aggregations: boolean }>();
+  for (const table of model.tables.values()) {
+    const permission = admin ? null : table.selectPermissions.get(role);
+    if (permission === undefined) continue;
+    const permitted = permission === null || permission.columns === '*' ? null : new Set(permission.columns);
+    const columns = table.columns.filter((column) => permitted === null || permitted.has(column.name));
+    if (columns.length > 0) readable.set(table.key, { columns, aggregations: permission === null || permission.allow_aggregations === true });
+  }
+
+  const tables = new Map<string, TableAccess>();
+  const rootFields = new Map<string, RootFieldTarget>();
+  for (const [key, { columns }] of readable) {
+    const table = model.tables.get(key)!;
+    const access = tableAccess(table, admin ? null : role, columns, readable);
+    tables.set(key, access);
+    const allowed = admin ? null : table.selectPermissions.get(role)?.query_root_fields ?? null;
+    const offer = (name: string, kind: string, target: RootFieldTarget) => {
+      if ((allowed === null || allowed.includes(kind)) && !rootFields.has(name)) rootFields.set(name, target);
+    };
+    offer(table.rootFields.select, 'select', { kind: 'select', table: key });
+    const pkVisible = table.primaryKey.length > 0 && table.primaryKey.every((column) => access.columnsByField.has(column.fieldName));
+    if (pkVisible) offer(table.rootFields.selectByPk, 'select_by_pk', { kind: 'select-by-pk', table: key });
+    if (access.allowAggregations) offer(table.rootFields.selectAggregate, 'select_aggregate', { kind: 'select-aggregate', table: key });
+  }
+  return { role, tables, rootFields };
+}
+
+function tableAccess(
+  table: TableModel,
+  role: string | null,
+  columns: ColumnModel[],
+  readable: Map<string, { aggregations: boolean }>,
+): TableAccess {
+  const permission = role === null ? null : table.selectPermissions.get(role)!;
+  const relationships = table.relationships.filter((relationship) => readable.has(relationship.target));
+  const allowAggregations = permission === null || permission.allow_aggregations === true;
+
+  const fields = new Map<string, FieldTarget>();
+  for (const column of columns) fields.set(column.fieldName, { kind: 'column', column });
+  for (const relationship of relationships) {
+    if (fields.has(relationship.name)) continue;
+    if (relationship.kind === 'object') {
+      fields.set(relationship.name, { kind: 'object-relationship', relationship });
+      continue;
+    }
+    fields.set(relationship.name, { kind: 'array-relationship', relationship });
+    // `<rel>_aggregate` exists when the role may aggregate the related table (Hasura).
+    if (readable.get(relationship.target)!.aggregations) fields.set(`${relationship.name}_aggregate`, { kind: 'array-aggregate', relationship });
+  }
+  return {
+    model: table,
+    columns,
+    columnsByField: new Map(columns.map((column) => [column.fieldName, column])),
+    relationships,
+    fields,
+    filter: permission === null || isEmptyFilter(permission.filter) ? null : permission.filter,
+    limit: permission?.limit ?? null,
+    allowAggregations,
+  };
+}
+
+function isEmptyFilter(filter: BoolExp | undefined): boolean {
+  return filter === undefined || filter === null || Object.keys(filter).length === 0;
+}

@@ -1,0 +1,58 @@
+import { GraphQLBoolean, GraphQLInputObjectType, GraphQLString, type GraphQLInputFieldConfigMap, type GraphQLInputType } from 'graphql';
+import type { ColumnType } from '../column-types.js';
+import type { RoleAccess, TableAccess } from '../role-access.js';
+import { typeNames } from '../type-names.js';
+import { operatorsFor, type OperandKind } from '../../sql/operators.js';
+import { nonNullList, scalarType, type TypeRegistry } from './type-registry.js';
+
+/** `<t>_bool_exp` and the `<type>_comparison_exp` types of its columns (the `where` argument). */
+export function boolExpType(registry: TypeRegistry, role: RoleAccess, access: TableAccess): GraphQLInputObjectType {
+  const name = typeNames.boolExp(access.model.typeName);
+  return registry.get(name, () => new GraphQLInputObjectType({
+    name,
+    description: `Boolean expression to filter rows from the table ${JSON.stringify(access.model.table.name)}. All fields are combined with a logical 'AND'.`,
+    fields: () => {
+      const self = boolExpType(registry, role, access);
+      const fields: GraphQLInputFieldConfigMap = {
+        _and: { type: nonNullList(self) },
+        _not: { type: self },
+        _or: { type: nonNullList(self) },
+      };
+      for (const [fieldName, target] of access.fields) {
+        if (target.kind === 'column') fields[fieldName] = { type: comparisonType(registry, target.column.type) };
+        else if (target.kind === 'object-relationship' || target.kind === 'array-relationship') {
+          fields[fieldName] = { type: boolExpType(registry, role, role.tables.get(target.relationship.target)!) };
+        }
+      }
+      return fields;
+    },
+  }));
+}
+
+function comparisonType(registry: TypeRegistry, type: ColumnType): GraphQLInputObjectType {
+  const name = type.isArray ? typeNames.arrayComparison(type.scalar) : typeNames.comparison(type.scalar);
+  return registry.get(name, () => new GraphQLInputObjectType({
+    name,
+    description: `Boolean expression to compare columns of type ${JSON.stringify(type.scalar)}. All fields are combined with logical 'AND'.`,
+    fields: () => Object.fromEntries(operatorsFor(type).map((operator) => [
+      operator.name,
+      { type: operandType(type, operator.operand), ...(operator.description === undefined ? {} : { description: operator.description }) },
+    ])),
+  }));
+}
+
+function operandType(type: ColumnType, operand: OperandKind): GraphQLInputType {
+  switch (operand) {
+    case 'scalar':
+      return scalarType(type.scalar);
+    case 'scalar-list':
+    case 'array':
+      return nonNullList(scalarType(type.scalar));
+    case 'string':
+      return GraphQLString;
+    case 'string-list':
+      return nonNullList(GraphQLString);
+    case 'boolean':
+      return GraphQLBoolean;
+  }
+}

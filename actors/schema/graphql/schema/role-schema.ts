@@ -1,0 +1,64 @@
+import { GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, type GraphQLFieldConfigMap } from 'graphql';
+import type { RoleAccess } from '../role-access.js';
+import { QUERY_ROOT } from '../type-names.js';
+import { columnOutputType, nonNullList, TypeRegistry } from './type-registry.js';
+import { selectArguments, tableAggregateType, tableObjectType } from './table-types.js';
+
+/**
+ * The GraphQL schema one role sees (compat-facts 8): only the tables, columns, root
+ * fields and aggregates its permissions allow; a role that can query nothing gets the
+ * `no_queries_available` placeholder. Mutation and subscription roots are added here
+ * when they exist, from the same RoleAccess.
+ */
+export const PLACEHOLDER_FIELD = 'no_queries_available';
+
+export function buildRoleSchema(role: RoleAccess): GraphQLSchema {
+  const registry = new TypeRegistry();
+  const query = new GraphQLObjectType({
+    name: QUERY_ROOT,
+    fields: () => (role.rootFields.size === 0 ? placeholderFields() : queryFields(registry, role)),
+  });
+  return new GraphQLSchema({ query });
+}
+
+function queryFields(registry: TypeRegistry, role: RoleAccess): GraphQLFieldConfigMap<unknown, unknown> {
+  const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+  for (const [name, target] of role.rootFields) {
+    const access = role.tables.get(target.table)!;
+    const table = JSON.stringify(access.model.table.name);
+    switch (target.kind) {
+      case 'select':
+        fields[name] = {
+          type: new GraphQLNonNull(nonNullList(tableObjectType(registry, role, access))),
+          args: selectArguments(registry, role, access),
+          description: `fetch data from the table: ${table}`,
+        };
+        break;
+      case 'select-by-pk':
+        fields[name] = {
+          type: tableObjectType(registry, role, access),
+          args: Object.fromEntries(access.model.primaryKey.map((column) => [column.fieldName, { type: columnOutputType(column.type, false) }])),
+          description: `fetch data from the table: ${table} using primary key columns`,
+        };
+        break;
+      case 'select-aggregate':
+        fields[name] = {
+          type: new GraphQLNonNull(tableAggregateType(registry, role, access)),
+          args: selectArguments(registry, role, access),
+          description: `fetch aggregated fields from the table: ${table}`,
+        };
+        break;
+    }
+  }
+  return fields;
+}
+
+function placeholderFields(): GraphQLFieldConfigMap<unknown, unknown> {
+  return {
+    [PLACEHOLDER_FIELD]: {
+      type: new GraphQLNonNull(GraphQLString),
+      description:
+        "There are no queries available to the current role. Either there are no sources or remote schemas configured, or the current role doesn't have the required permissions.",
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import {
+  GraphQLBoolean,
+  GraphQLEnumType,
+  GraphQLFloat,
+  GraphQLInt,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLFieldConfigMap,
+} from 'graphql';
+import type { RoleAccess, TableAccess } from '../role-access.js';
+import { typeNames } from '../type-names.js';
+import { boolExpType } from './filter-types.js';
+import { aggregatedColumns, COMPARABLE_FUNCTIONS, NUMERIC_FUNCTIONS, orderByType } from './order-types.js';
+import { columnOutputType, nonNullList, scalarType, type TypeRegistry } from './type-registry.js';
+
+/**
+ * The output types of a table for one role: `<t>` with its permitted columns and
+ * relationships, and `<t>_aggregate` with its aggregate fields.
+ */
+export function tableObjectType(registry: TypeRegistry, role: RoleAccess, access: TableAccess): GraphQLObjectType {
+  const name = typeNames.object(access.model.typeName);
+  return registry.get(name, () => new GraphQLObjectType({
+    name,
+    description: access.model.description ?? `columns and relationships of ${JSON.stringify(access.model.table.name)}`,
+    fields: () => {
+      const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+      for (const [fieldName, target] of access.fields) {
+        if (target.kind === 'column') {
+          const { column } = target;
+          fields[fieldName] = { type: columnOutputType(column.type, column.nullable), ...(column.description === null ? {} : { description: column.description }) };
+          continue;
+        }
+        const related = role.tables.get(target.relationship.target)!;
+        if (target.kind === 'object-relationship') {
+          fields[fieldName] = { type: tableObjectType(registry, role, related), description: 'An object relationship' };
+        } else if (target.kind === 'array-relationship') {
+          fields[fieldName] = { type: new GraphQLNonNull(nonNullList(tableObjectType(registry, role, related))), args: selectArguments(registry, role, related), description: 'An array relationship' };
+        } else {
+          fields[fieldName] = { type: new GraphQLNonNull(tableAggregateType(registry, role, related)), args: selectArguments(registry, role, related), description: 'An aggregate relationship' };
+        }
+      }
+      return fields;
+    },
+  }));
+}
+
+/** `distinct_on`, `limit`, `offset`, `order_by`, `where`: the arguments of every list and aggregate field. */
+export function selectArguments(registry: TypeRegistry, role: RoleAccess, access: TableAccess): GraphQLFieldConfigArgumentMap {
+  return {
+    distinct_on: { type: nonNullList(selectColumnEnum(registry, access)), description: 'distinct select on columns' },
+    limit: { type: GraphQLInt, description: 'limit the number of rows returned' },
+    offset: { type: GraphQLInt, description: 'skip the first n rows. Use only with order_by' },
+    order_by: { type: nonNullList(orderByType(registry, role, access)), description: 'sort the rows by one or more columns' },
+    where: { type: boolExpType(registry, role, access), description: 'filter the rows returned' },
+  };
+}
+
+function selectColumnEnum(registry: TypeRegistry, access: TableAccess): GraphQLEnumType {
+  const name = typeNames.selectColumn(access.model.typeName);
+  return registry.get(name, () => new GraphQLEnumType({
+    name,
+    description: `select columns of table ${JSON.stringify(access.model.table.name)}`,
+    values: Object.fromEntries(access.columns.map((column) => [column.fieldName, { description: 'column name' }])),
+  }));
+}
+
+export function tableAggregateType(registry: TypeRegistry, role: RoleAccess, access: TableAccess): GraphQLObjectType {
+  const table = access.model.typeName;
+  const name = typeNames.aggregate(table);
+  return registry.get(name, () => new GraphQLObjectType({
+    name,
+    description: `aggregated selection of ${JSON.stringify(access.model.table.name)}`,
+    fields: () => ({
+      aggregate: { type: aggregateFieldsType(registry, access) },
+      nodes: { type: new GraphQLNonNull(nonNullList(tableObjectType(registry, role, access))) },
+    }),
+  }));
+}
+
+/** `<t>_aggregate_fields { count(columns, distinct) avg {...} max {...} ... }`. */
+function aggregateFieldsType(registry: TypeRegistry, access: TableAccess): GraphQLObjectType {
+  const table = access.model.typeName;
+  const name = typeNames.aggregateFields(table);
+  return registry.get(name, () => new GraphQLObjectType({
+    name,
+    description: `aggregate fields of ${JSON.stringify(access.model.table.name)}`,
+    fields: () => {
+      const fields: GraphQLFieldConfigMap<unknown, unknown> = {
+        count: {
+          type: new GraphQLNonNull(GraphQLInt),
+          args: { columns: { type: nonNullList(selectColumnEnum(registry, access)) }, distinct: { type: GraphQLBoolean } },
+        },
+      };
+      for (const fn of [...NUMERIC_FUNCTIONS, ...COMPARABLE_FUNCTIONS]) {
+        const columns = aggregatedColumns(access, fn);
+        if (columns.length === 0) continue;
+        const typeName = typeNames.aggregateFunctionFields(table, fn);
+        // sum, min and max keep the column's type; the statistics are Float (Hasura).
+        const keepsType = fn === 'sum' || fn === 'min' || fn === 'max';
+        fields[fn] = {
+          type: registry.get(typeName, () => new GraphQLObjectType({
+            name: typeName,
+            description: `aggregate ${fn} on columns`,
+            fields: () => Object.fromEntries(columns.map((column) => [column.fieldName, { type: keepsType ? scalarType(column.type.scalar) : GraphQLFloat }])),
+          })),
+        };
+      }
+      return Object.fromEntries(Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : 1)));
+    },
+  }));
+}

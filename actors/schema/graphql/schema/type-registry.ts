@@ -1,0 +1,83 @@
+import {
+  GraphQLBoolean,
+  GraphQLEnumType,
+  GraphQLFloat,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLScalarType,
+  GraphQLString,
+  valueFromASTUntyped,
+  type GraphQLNamedType,
+  type GraphQLNullableType,
+} from 'graphql';
+import type { ColumnType } from '../column-types.js';
+
+const BUILT_IN: Record<string, GraphQLScalarType> = { Int: GraphQLInt, Float: GraphQLFloat, String: GraphQLString, Boolean: GraphQLBoolean };
+
+/**
+ * Custom scalars (`bigint`, `numeric`, `uuid`, `jsonb`...) accept any JSON value: the
+ * value becomes a parameter cast to the column's type, and Postgres is the judge of
+ * its text (its complaint is answered as `data-exception`). They are never serialised
+ * by graphql-js, since results are built by Postgres.
+ */
+const customScalars = new Map<string, GraphQLScalarType>();
+
+export function scalarType(name: string): GraphQLScalarType {
+  const builtIn = BUILT_IN[name];
+  if (builtIn !== undefined) return builtIn;
+  let scalar = customScalars.get(name);
+  if (scalar === undefined) {
+    scalar = new GraphQLScalarType({ name, parseValue: (value) => value, parseLiteral: (node, variables) => valueFromASTUntyped(node, variables) });
+    customScalars.set(name, scalar);
+  }
+  return scalar;
+}
+
+/** A column's output type: its scalar, a list of it for arrays, non-null when the column is. */
+export function columnOutputType(type: ColumnType, nullable: boolean): ColumnGraphqlType {
+  const scalar = scalarType(type.scalar);
+  const base = type.isArray ? nonNullList(scalar) : scalar;
+  return nullable ? base : new GraphQLNonNull(base);
+}
+
+/** Scalar-based, so usable both as an output type and as an argument type. */
+type ColumnGraphqlType =
+  | GraphQLScalarType
+  | GraphQLList<GraphQLNonNull<GraphQLScalarType>>
+  | GraphQLNonNull<GraphQLScalarType | GraphQLList<GraphQLNonNull<GraphQLScalarType>>>;
+
+/** The types of one role's schema, created once each by name; thunks let them refer to each other. */
+export class TypeRegistry {
+  private readonly types = new Map<string, GraphQLNamedType>();
+
+  get<T extends GraphQLNamedType>(name: string, create: () => T): T {
+    let type = this.types.get(name);
+    if (type === undefined) {
+      type = create();
+      this.types.set(name, type);
+    }
+    return type as T;
+  }
+}
+
+const ORDER_BY = new GraphQLEnumType({
+  name: 'order_by',
+  description: 'column ordering options',
+  values: {
+    asc: { description: 'in ascending order, nulls last' },
+    asc_nulls_first: { description: 'in ascending order, nulls first' },
+    asc_nulls_last: { description: 'in ascending order, nulls last' },
+    desc: { description: 'in descending order, nulls first' },
+    desc_nulls_first: { description: 'in descending order, nulls first' },
+    desc_nulls_last: { description: 'in descending order, nulls last' },
+  },
+});
+
+export function orderByEnum(): GraphQLEnumType {
+  return ORDER_BY;
+}
+
+export function nonNullList<T extends GraphQLNullableType>(type: T): GraphQLList<GraphQLNonNull<T>> {
+  return new GraphQLList(new GraphQLNonNull(type));
+}

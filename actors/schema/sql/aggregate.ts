@@ -1,0 +1,51 @@
+import type { TableAccess } from '../graphql/role-access.js';
+import { typeNames } from '../graphql/type-names.js';
+import { invariant } from '../../../src/errors/service-error.js';
+import type { CompileContext } from './context.js';
+import { argumentsOf, collectFields, subSelections, type CollectedField } from './fields.js';
+import { AGGREGATE_FUNCTIONS } from './order-by.js';
+import { columnRef, jsonObject, nameLiteral } from './sql-text.js';
+
+/**
+ * The `aggregate { count(columns, distinct) sum {...} avg {...} ... }` object of an
+ * aggregate field, as aggregate calls over the row set under `alias`.
+ */
+export function compileAggregateSelection(context: CompileContext, access: TableAccess, alias: string, field: CollectedField): string {
+  const table = access.model.typeName;
+  const typeName = typeNames.aggregateFields(table);
+  const pairs = collectFields(context, typeName, subSelections(field), field.path).map((sub): [string, string] => {
+    if (sub.name === '__typename') return [sub.responseKey, nameLiteral(typeName)];
+    if (sub.name === 'count') return [sub.responseKey, countCall(context, access, alias, sub)];
+    invariant((AGGREGATE_FUNCTIONS as readonly string[]).includes(sub.name), `aggregate ${sub.name} is validated`);
+    return [sub.responseKey, functionObject(context, access, alias, sub, sub.name)];
+  });
+  return jsonObject(pairs);
+}
+
+/** `count`, `count(columns: [a])` (non-null values), `count(columns: [a, b], distinct: true)`. */
+function countCall(context: CompileContext, access: TableAccess, alias: string, field: CollectedField): string {
+  const { reader } = context;
+  const args = argumentsOf(field);
+  const columnsInput = args.get('columns');
+  const columns = columnsInput === undefined || reader.isNull(columnsInput)
+    ? []
+    : reader.items(columnsInput).map((item) => columnRef(alias, access.columnsByField.get(reader.name(item))!.name));
+  // Without columns there is nothing to be distinct on: every row counts (as in Hasura).
+  if (columns.length === 0) return 'count(*)';
+  const distinctInput = args.get('distinct');
+  const distinct = distinctInput !== undefined && !reader.isNull(distinctInput) && reader.boolean(distinctInput) ? 'distinct ' : '';
+  const argument = columns.length === 1 ? columns[0]! : `(${columns.join(', ')})`;
+  return `count(${distinct}${argument})`;
+}
+
+/** `sum { a b }`: one object of `sum(a)`, `sum(b)`. */
+function functionObject(context: CompileContext, access: TableAccess, alias: string, field: CollectedField, fn: string): string {
+  const typeName = typeNames.aggregateFunctionFields(access.model.typeName, fn);
+  const pairs = collectFields(context, typeName, subSelections(field), field.path).map((sub): [string, string] => {
+    if (sub.name === '__typename') return [sub.responseKey, nameLiteral(typeName)];
+    const column = access.columnsByField.get(sub.name);
+    invariant(column !== undefined, `aggregated column ${sub.name} is permitted`);
+    return [sub.responseKey, `${fn}(${columnRef(alias, column.name)})`];
+  });
+  return jsonObject(pairs);
+}

@@ -1,0 +1,84 @@
+import { visit, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import type { RoleAccess } from '../graphql/role-access.js';
+import type { SourceModel } from '../graphql/table-model.js';
+import { QUERY_ROOT } from '../graphql/type-names.js';
+import { tableAccessOf, type CompileContext } from './context.js';
+import { collectFields, type CollectedField } from './fields.js';
+import { InputReader, type VariableUse } from './input.js';
+import { ParamList, type ParamSource } from './params.js';
+import { compileAggregate, compileByPk, compileList } from './select.js';
+import { AliasGenerator, jsonObject, nameLiteral } from './sql-text.js';
+
+/**
+ * Compiles the database part of one query operation into ONE statement whose single
+ * text column is the whole `data` object (ARCHITECTURE decision 4), plus the sources of
+ * its parameters and how it depends on the request's variables (for plan reuse).
+ */
+export interface CompiledOperation {
+  /** The statement; null when no root field reads the database. */
+  sql: string | null;
+  params: ParamSource[];
+  /** The `data` object's JSON text when there is no statement (only `__typename`, introspection). */
+  staticData: string | null;
+  variableUses: ReadonlyMap<string, VariableUse>;
+}
+
+/** Answers a root field that is not read from tables (`__schema`, `__type`, the placeholder) with its JSON text. */
+export type StaticFieldResolver = (field: CollectedField) => string;
+
+export interface CompileRequest {
+  model: SourceModel;
+  access: RoleAccess;
+  operation: OperationDefinitionNode;
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+  variables: Record<string, unknown>;
+  resolveStatic: StaticFieldResolver;
+}
+
+/** A root field's value: an SQL expression, or JSON known at compile time (`sql` when it has a literal form). */
+type RootValue = { kind: 'sql'; expression: string } | { kind: 'static'; json: string; sql?: string };
+
+export function compileOperation(request: CompileRequest): CompiledOperation {
+  const context: CompileContext = {
+    model: request.model,
+    access: request.access,
+    fragments: request.fragments,
+    reader: new InputReader(request.variables),
+    params: new ParamList(),
+    aliases: new AliasGenerator(),
+  };
+  const roots = collectFields(context, QUERY_ROOT, [request.operation.selectionSet], '$');
+  const values = roots.map((field): [string, RootValue] => [field.responseKey, rootValue(context, request.resolveStatic, field)]);
+
+  const statics = values.flatMap(([key, value]) => (value.kind === 'static' ? [`${JSON.stringify(key)}:${value.json}`] : []));
+  if (statics.length === values.length) return { sql: null, params: [], staticData: `{${statics.join(',')}}`, variableUses: context.reader.uses };
+  const pairs = values.map(([key, value]): [string, string] => [
+    key,
+    value.kind === 'sql' ? value.expression : (value.sql ?? context.params.add({ kind: 'constant', value: value.json }, 'json')),
+  ]);
+  return {
+    sql: `select ${jsonObject(pairs)}::text as "data"`,
+    params: context.params.sources,
+    staticData: null,
+    variableUses: context.reader.uses,
+  };
+}
+
+function rootValue(context: CompileContext, resolveStatic: StaticFieldResolver, field: CollectedField): RootValue {
+  if (field.name === '__typename') return { kind: 'static', json: JSON.stringify(QUERY_ROOT), sql: nameLiteral(QUERY_ROOT) };
+  const target = context.access.rootFields.get(field.name);
+  if (target === undefined) {
+    // The answer is computed once per plan, so every variable it reads shapes the plan.
+    for (const node of field.nodes) visit(node, { Variable: (variable) => void context.reader.pin(variable.name.value) });
+    return { kind: 'static', json: resolveStatic(field) };
+  }
+  const access = tableAccessOf(context, target.table);
+  switch (target.kind) {
+    case 'select':
+      return { kind: 'sql', expression: compileList(context, access, field) };
+    case 'select-by-pk':
+      return { kind: 'sql', expression: compileByPk(context, access, field) };
+    case 'select-aggregate':
+      return { kind: 'sql', expression: compileAggregate(context, access, field) };
+  }
+}

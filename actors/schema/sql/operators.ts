@@ -1,0 +1,116 @@
+import type { ColumnType } from '../graphql/column-types.js';
+import type { ParamEncoding } from './params.js';
+
+/**
+ * The comparison operators of `<type>_comparison_exp`, one table for the schema builder
+ * (which operators a column type offers, and their operand types) and the compiler (the
+ * SQL each one becomes), so the two cannot disagree. Names and meanings are Hasura's.
+ */
+export type OperandKind =
+  /** The column's own scalar (`_eq: Int`). */
+  | 'scalar'
+  /** A list of the column's scalar (`_in: [Int!]`). */
+  | 'scalar-list'
+  /** A whole array value, for array columns (`_contains: [Int!]`). */
+  | 'array'
+  | 'string'
+  | 'string-list'
+  /** `_is_null`: decides the SQL text rather than being a parameter. */
+  | 'boolean';
+
+export interface ComparisonOperator {
+  name: string;
+  operand: OperandKind;
+  render(column: string, operand: string): string;
+  description?: string;
+}
+
+const binary = (name: string, sql: string, operand: OperandKind, description?: string): ComparisonOperator => ({
+  name,
+  operand,
+  render: (column, value) => `${column} ${sql} ${value}`,
+  ...(description === undefined ? {} : { description }),
+});
+
+const ORDERING = (operand: OperandKind): ComparisonOperator[] => [
+  binary('_eq', '=', operand),
+  binary('_gt', '>', operand),
+  binary('_gte', '>=', operand),
+  binary('_lt', '<', operand),
+  binary('_lte', '<=', operand),
+  binary('_neq', '<>', operand),
+];
+
+const IS_NULL: ComparisonOperator = { name: '_is_null', operand: 'boolean', render: (column) => `${column} is null` };
+
+const MEMBERSHIP: ComparisonOperator[] = [
+  { name: '_in', operand: 'scalar-list', render: (column, value) => `${column} = any(${value})` },
+  { name: '_nin', operand: 'scalar-list', render: (column, value) => `${column} <> all(${value})` },
+];
+
+const TEXT: ComparisonOperator[] = [
+  binary('_ilike', 'ilike', 'string', 'does the column match the given case-insensitive pattern'),
+  binary('_iregex', '~*', 'string', 'does the column match the given POSIX regular expression, case insensitive'),
+  binary('_like', 'like', 'string', 'does the column match the given pattern'),
+  binary('_nilike', 'not ilike', 'string', 'does the column NOT match the given case-insensitive pattern'),
+  binary('_niregex', '!~*', 'string', 'does the column NOT match the given POSIX regular expression, case insensitive'),
+  binary('_nlike', 'not like', 'string', 'does the column NOT match the given pattern'),
+  binary('_nregex', '!~', 'string', 'does the column NOT match the given POSIX regular expression, case sensitive'),
+  binary('_nsimilar', 'not similar to', 'string', 'does the column NOT match the given SQL regular expression'),
+  binary('_regex', '~', 'string', 'does the column match the given POSIX regular expression, case sensitive'),
+  binary('_similar', 'similar to', 'string', 'does the column match the given SQL regular expression'),
+];
+
+const JSONB: ComparisonOperator[] = [
+  binary('_contained_in', '<@', 'scalar', 'is the column contained in the given json value'),
+  binary('_contains', '@>', 'scalar', 'does the column contain the given json value at the top level'),
+  binary('_has_key', '?', 'string', 'does the string exist as a top-level key in the column'),
+  binary('_has_keys_all', '?&', 'string-list', 'do all of these strings exist as top-level keys in the column'),
+  binary('_has_keys_any', '?|', 'string-list', 'do any of these strings exist as top-level keys in the column'),
+];
+
+const ARRAY: ComparisonOperator[] = [
+  binary('_contained_in', '<@', 'array', 'is the array contained in the given array value'),
+  binary('_contains', '@>', 'array', 'does the array contain the given value'),
+];
+
+/** The operators a column of this type offers, sorted by name as Hasura lists them. */
+export function operatorsFor(type: ColumnType): ComparisonOperator[] {
+  let operators: ComparisonOperator[];
+  if (type.isArray) operators = [...ORDERING('array'), ...ARRAY, IS_NULL];
+  else if (type.category === 'json') operators = [IS_NULL];
+  else if (type.category === 'jsonb') operators = [...ORDERING('scalar'), ...MEMBERSHIP, ...JSONB, IS_NULL];
+  else if (type.category === 'string') operators = [...ORDERING('scalar'), ...MEMBERSHIP, ...TEXT, IS_NULL];
+  else operators = [...ORDERING('scalar'), ...MEMBERSHIP, IS_NULL];
+  return operators.sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+const OPERATOR_TABLES = new Map<string, Map<string, ComparisonOperator>>();
+
+export function operatorNamed(type: ColumnType, name: string): ComparisonOperator | undefined {
+  const key = `${type.isArray}/${type.category}`;
+  let table = OPERATOR_TABLES.get(key);
+  if (table === undefined) {
+    table = new Map(operatorsFor(type).map((operator) => [operator.name, operator]));
+    OPERATOR_TABLES.set(key, table);
+  }
+  return table.get(name);
+}
+
+/** The SQL type and encoding of an operand's parameter. */
+export function operandParam(type: ColumnType, operand: OperandKind): { sqlType: string; encoding: ParamEncoding } {
+  const json = type.category === 'json' || type.category === 'jsonb';
+  switch (operand) {
+    case 'scalar':
+      return { sqlType: type.sqlType, encoding: json ? 'json' : 'plain' };
+    case 'scalar-list':
+      return { sqlType: `${type.sqlType}[]`, encoding: json ? 'json-list' : 'plain' };
+    case 'array':
+      return { sqlType: type.sqlType, encoding: 'plain' };
+    case 'string':
+      return { sqlType: 'text', encoding: 'plain' };
+    case 'string-list':
+    case 'boolean':
+      return { sqlType: 'text[]', encoding: 'plain' };
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * The parameters of a compiled statement. The statement text is cached and reused across
+ * requests, so a parameter names where its value comes from rather than holding it:
+ * a constant of the query or of a permission, a GraphQL variable, or a session variable.
+ * Values are bound per request by `bindParams` (ARCHITECTURE decision 5: every value is
+ * a parameter, never spliced into the text).
+ */
+export type ParamEncoding =
+  /** Passed as is; `pg` turns JS arrays into Postgres array literals. */
+  | 'plain'
+  /** A json/jsonb value: sent as its JSON text. */
+  | 'json'
+  /** A list of json/jsonb values (`_in` on a jsonb column): an array of JSON texts. */
+  | 'json-list';
+
+export type ParamSource =
+  | { kind: 'constant'; value: unknown }
+  | { kind: 'variable'; name: string; encoding: ParamEncoding }
+  | { kind: 'session'; name: string };
+
+export class ParamList {
+  readonly sources: ParamSource[] = [];
+  private readonly shared = new Map<string, number>();
+
+  /** A placeholder cast to `sqlType`; the same variable or session variable at the same type is one parameter. */
+  add(source: ParamSource, sqlType: string): string {
+    if (source.kind === 'constant') return this.placeholder(this.push(source), sqlType);
+    const key = JSON.stringify([source, sqlType]);
+    let index = this.shared.get(key);
+    if (index === undefined) {
+      index = this.push(source);
+      this.shared.set(key, index);
+    }
+    return this.placeholder(index, sqlType);
+  }
+
+  private push(source: ParamSource): number {
+    this.sources.push(source);
+    return this.sources.length;
+  }
+
+  private placeholder(index: number, sqlType: string): string {
+    return `$${index}::${sqlType}`;
+  }
+}
+
+export class MissingSessionVariables extends Error {
+  override readonly name = 'MissingSessionVariables';
+
+  constructor(readonly variables: string[]) {
+    super(`missing session variables: ${variables.map((name) => JSON.stringify(name)).join(', ')}`);
+  }
+}
+
+export function encodeValue(value: unknown, encoding: ParamEncoding): unknown {
+  if (value === null || value === undefined) return null;
+  if (encoding === 'json') return JSON.stringify(value);
+  if (encoding === 'json-list') return (value as unknown[]).map((item) => JSON.stringify(item));
+  return value;
+}
+
+/** The values of a request, in parameter order. Session variable names are lower-case (session.ts). */
+export function bindParams(sources: readonly ParamSource[], variables: Record<string, unknown>, sessionVariables: Record<string, string>): unknown[] {
+  const missing: string[] = [];
+  const values = sources.map((source) => {
+    if (source.kind === 'constant') return source.value;
+    if (source.kind === 'variable') return encodeValue(variables[source.name], source.encoding);
+    const value = sessionVariables[source.name];
+    if (value === undefined) missing.push(source.name);
+    return value ?? null;
+  });
+  if (missing.length > 0) throw new MissingSessionVariables([...new Set(missing)]);
+  return values;
+}

@@ -1,0 +1,80 @@
+import type { TableAccess } from '../graphql/role-access.js';
+import { quoteIdent } from '../../../src/pg/quote.js';
+import type { CompileContext } from './context.js';
+import { argumentsOf, type CollectedField } from './fields.js';
+import { compileOrderBy, renderOrderKeys, type OrderKey } from './order-by.js';
+import { QueryError } from './query-error.js';
+import { and, columnRef, tableRef } from './sql-text.js';
+import { compileWhere, permissionFilter } from './where.js';
+
+/**
+ * The rows a list or aggregate field reads: its table under an alias, filtered by the
+ * join to its parent, the role's permission and `where`, then sorted and cut by
+ * `order_by`, `distinct_on`, `limit` (capped by the permission's) and `offset`.
+ */
+export interface RowSet {
+  access: TableAccess;
+  alias: string;
+  conditions: string[];
+  orderKeys: OrderKey[];
+  distinctOn: string[];
+  limit: string | null;
+  offset: string | null;
+}
+
+export function rowSet(context: CompileContext, access: TableAccess, field: CollectedField, join?: (alias: string) => string): RowSet {
+  const { reader, params } = context;
+  const alias = context.aliases.fresh();
+  const args = argumentsOf(field);
+  const conditions: string[] = [];
+  if (join !== undefined) conditions.push(join(alias));
+  const filter = permissionFilter(context, access, alias);
+  if (filter !== null) conditions.push(filter);
+  const where = args.get('where');
+  if (where !== undefined) {
+    const condition = compileWhere(context, access, alias, where);
+    if (condition !== 'true') conditions.push(condition);
+  }
+
+  const orderBy = args.get('order_by');
+  let orderKeys = orderBy === undefined ? [] : compileOrderBy(context, access, alias, orderBy);
+
+  const distinctInput = args.get('distinct_on');
+  const distinctOn = distinctInput === undefined || reader.isNull(distinctInput)
+    ? []
+    : reader.items(distinctInput).map((item) => columnRef(alias, access.columnsByField.get(reader.name(item))!.name));
+  if (distinctOn.length > 0) {
+    // Postgres requires DISTINCT ON expressions to lead the ORDER BY; Hasura refuses otherwise.
+    const leading = new Set(orderKeys.slice(0, distinctOn.length).map((key) => key.expression));
+    if (orderKeys.length === 0) orderKeys = distinctOn.map((expression) => ({ expression, direction: 'asc', nulls: 'last' }));
+    else if (!distinctOn.every((expression) => leading.has(expression))) {
+      throw new QueryError('"distinct_on" columns must match initial "order_by" columns', `${field.path}.args`);
+    }
+  }
+
+  const limitInput = args.get('limit');
+  const requested = limitInput === undefined || reader.isNull(limitInput) ? null : reader.param(limitInput, params, 'int4', 'plain', 'Int');
+  const cap = access.limit === null ? null : params.add({ kind: 'constant', value: access.limit }, 'int4');
+  const limit = requested !== null && cap !== null ? `least(${requested}, ${cap})` : (requested ?? cap);
+
+  const offsetInput = args.get('offset');
+  const offset = offsetInput === undefined || reader.isNull(offsetInput) ? null : reader.param(offsetInput, params, 'int4', 'plain', 'Int');
+
+  return { access, alias, conditions, orderKeys, distinctOn, limit, offset };
+}
+
+/**
+ * The FROM clause reading the rows. Without a limit, offset or distinct_on the table is
+ * read directly; otherwise through a subquery that cuts the rows first, so that nested
+ * selections are only evaluated for the rows returned.
+ */
+export function renderRows(rows: RowSet): string {
+  const table = tableRef(rows.access.model.table, rows.alias);
+  const where = rows.conditions.length === 0 ? '' : ` where ${and(rows.conditions)}`;
+  if (rows.limit === null && rows.offset === null && rows.distinctOn.length === 0) return `from ${table}${where}`;
+  const distinct = rows.distinctOn.length === 0 ? '' : `distinct on (${rows.distinctOn.join(', ')}) `;
+  const order = rows.orderKeys.length === 0 ? '' : ` order by ${renderOrderKeys(rows.orderKeys)}`;
+  const limit = rows.limit === null ? '' : ` limit ${rows.limit}`;
+  const offset = rows.offset === null ? '' : ` offset ${rows.offset}`;
+  return `from (select ${distinct}* from ${table}${where}${order}${limit}${offset}) as ${quoteIdent(rows.alias)}`;
+}

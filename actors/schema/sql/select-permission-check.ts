@@ -1,0 +1,86 @@
+import type { SelectPermission } from '../../../src/metadata/types.js';
+import { relationKey, type Catalog } from '../../../src/pg/catalog.js';
+import { qualifiedTable, type SourceModel, type TableModel } from '../graphql/table-model.js';
+import { operatorNamed } from './operators.js';
+
+/**
+ * Checks a select permission against the database and the tracked tables: its columns
+ * exist, and its filter names only columns, operators, relationships and tables that
+ * exist. Used by the consistency check (a permission left broken by a dropped column is
+ * an inconsistent object) and by `create_select_permission` before it commits.
+ */
+export interface PermissionProblem {
+  /** JSON path of the offending part, relative to the permission object (`$.filter.author.name`). */
+  path: string;
+  message: string;
+}
+
+const COLUMN_OPERATORS = new Set(['_ceq', '_cne', '_cneq', '_cgt', '_clt', '_cgte', '_clte']);
+
+export function selectPermissionProblem(model: SourceModel, catalog: Catalog, tableKey: string, permission: SelectPermission): PermissionProblem | null {
+  const table = model.tables.get(tableKey);
+  const relation = catalog.relations.get(tableKey);
+  if (table === undefined || relation === undefined) return { path: '$', message: 'the table is not tracked' };
+  const names = new Set(relation.columns.map((column) => column.name));
+  if (permission.columns !== '*') {
+    for (const [index, column] of permission.columns.entries()) {
+      if (!names.has(column)) return { path: `$.columns[${index}]`, message: `no such column exists: ${JSON.stringify(column)}` };
+    }
+  }
+  if (permission.limit !== undefined && (!Number.isInteger(permission.limit) || permission.limit < 0)) {
+    return { path: '$.limit', message: 'unexpected negative value' };
+  }
+  return filterProblem(model, table, table, permission.filter ?? {}, '$.filter');
+}
+
+function filterProblem(model: SourceModel, table: TableModel, root: TableModel, filter: unknown, path: string): PermissionProblem | null {
+  if (!isObject(filter)) return { path, message: 'expected an object for a boolean expression' };
+  for (const [key, value] of Object.entries(filter)) {
+    const problem = fieldProblem(model, table, root, key, value, `${path}.${key}`);
+    if (problem !== null) return problem;
+  }
+  return null;
+}
+
+function fieldProblem(model: SourceModel, table: TableModel, root: TableModel, key: string, value: unknown, path: string): PermissionProblem | null {
+  if (key === '_and' || key === '_or') {
+    if (!Array.isArray(value)) return { path, message: `expected an array for ${key}` };
+    for (const [index, item] of value.entries()) {
+      const problem = filterProblem(model, table, root, item, `${path}[${index}]`);
+      if (problem !== null) return problem;
+    }
+    return null;
+  }
+  if (key === '_not') return filterProblem(model, table, root, value, path);
+  if (key === '_exists') {
+    if (!isObject(value) || value._table === undefined) return { path, message: '_exists needs _table and _where' };
+    const name = qualifiedTable(value._table as { schema: string; name: string } | string);
+    const target = model.tables.get(relationKey(name.schema, name.name));
+    if (target === undefined) return { path: `${path}._table`, message: `table ${JSON.stringify(name.name)} is not tracked` };
+    return filterProblem(model, target, root, value._where ?? {}, `${path}._where`);
+  }
+  const column = table.columnsByName.get(key);
+  if (column !== undefined) {
+    if (!isObject(value)) return null;
+    for (const [operator, operand] of Object.entries(value)) {
+      if (COLUMN_OPERATORS.has(operator)) {
+        const [scope, name] = Array.isArray(operand) && operand.length === 2 && operand[0] === '$' ? [root, operand[1]] : [table, operand];
+        if (typeof name !== 'string' || !scope.columnsByName.has(name)) return { path: `${path}.${operator}`, message: `no such column exists: ${JSON.stringify(name)}` };
+      } else if (operatorNamed(column.type, operator) === undefined) {
+        return { path: `${path}.${operator}`, message: `unknown operator ${JSON.stringify(operator)} for a column of type ${JSON.stringify(column.type.scalar)}` };
+      }
+    }
+    return null;
+  }
+  const relationship = table.relationships.find((candidate) => candidate.name === key);
+  if (relationship !== undefined) {
+    const target = model.tables.get(relationship.target);
+    if (target === undefined) return { path, message: `table of relationship ${JSON.stringify(key)} is not tracked` };
+    return filterProblem(model, target, root, value, path);
+  }
+  return { path, message: `no such column or relationship exists: ${JSON.stringify(key)}` };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

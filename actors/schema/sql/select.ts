@@ -1,0 +1,101 @@
+import type { TableAccess } from '../graphql/role-access.js';
+import type { RelationshipModel } from '../graphql/table-model.js';
+import { typeNames } from '../graphql/type-names.js';
+import { invariant } from '../../../src/errors/service-error.js';
+import { compileAggregateSelection } from './aggregate.js';
+import { tableAccessOf, type CompileContext } from './context.js';
+import { argumentsOf, collectFields, subSelections, type CollectedField } from './fields.js';
+import { rowSet, renderRows, type RowSet } from './row-set.js';
+import { renderOrderKeys } from './order-by.js';
+import { joinCondition } from './relationships.js';
+import { QueryError } from './query-error.js';
+import { and, columnRef, jsonObject, nameLiteral, tableRef } from './sql-text.js';
+import { permissionFilter } from './where.js';
+
+/**
+ * Selections of table rows as JSON: lists (`<t>`, array relationships), single rows
+ * (`<t>_by_pk`, object relationships) and aggregates, nested to any depth as correlated
+ * subqueries, so the whole operation stays one statement.
+ */
+
+/** `<t>(where, order_by, limit, offset, distinct_on) { ... }` as a JSON array. */
+export function compileList(context: CompileContext, access: TableAccess, field: CollectedField, join?: Join): string {
+  const rows = rowSet(context, access, field, join);
+  return `(select coalesce(json_agg(${rowObject(context, rows.access, rows.alias, field)}${aggregateOrder(rows)}), '[]') ${renderRows(rows)})`;
+}
+
+/** `<t>_aggregate(...) { aggregate {...} nodes {...} }` as a JSON object. */
+export function compileAggregate(context: CompileContext, access: TableAccess, field: CollectedField, join?: Join): string {
+  const rows = rowSet(context, access, field, join);
+  const typeName = typeNames.aggregate(access.model.typeName);
+  const pairs = collectFields(context, typeName, subSelections(field), field.path).map((sub): [string, string] => {
+    if (sub.name === '__typename') return [sub.responseKey, nameLiteral(typeName)];
+    if (sub.name === 'nodes') return [sub.responseKey, `coalesce(json_agg(${rowObject(context, rows.access, rows.alias, sub)}${aggregateOrder(rows)}), '[]')`];
+    invariant(sub.name === 'aggregate', `field ${sub.name} of ${typeName} is validated`);
+    return [sub.responseKey, compileAggregateSelection(context, rows.access, rows.alias, sub)];
+  });
+  return `(select ${jsonObject(pairs)} ${renderRows(rows)})`;
+}
+
+/** `<t>_by_pk(<pk columns>) { ... }`: the row, or null. */
+export function compileByPk(context: CompileContext, access: TableAccess, field: CollectedField): string {
+  const alias = context.aliases.fresh();
+  const args = argumentsOf(field);
+  const conditions = access.model.primaryKey.map((column) => {
+    const input = args.get(column.fieldName);
+    invariant(input !== undefined, 'primary key arguments are required');
+    return `${columnRef(alias, column.name)} = ${context.reader.param(input, context.params, column.type.sqlType, 'plain', column.type.scalar)}`;
+  });
+  const filter = permissionFilter(context, access, alias);
+  if (filter !== null) conditions.push(filter);
+  return `(select ${rowObject(context, access, alias, field)} from ${tableRef(access.model.table, alias)} where ${and(conditions)})`;
+}
+
+/** How a relationship's rows attach to the row that selects them: a condition on the related alias. */
+type Join = (alias: string) => string;
+
+function relationshipJoin(relationship: RelationshipModel, parentAlias: string): Join {
+  return (alias) => joinCondition(relationship, parentAlias, alias);
+}
+
+/** One row as a JSON object of the selected fields, keys in selection order. */
+function rowObject(context: CompileContext, access: TableAccess, alias: string, field: CollectedField): string {
+  const typeName = typeNames.object(access.model.typeName);
+  const pairs = collectFields(context, typeName, subSelections(field), field.path).map((sub): [string, string] => [
+    sub.responseKey,
+    fieldValue(context, access, alias, sub, typeName),
+  ]);
+  return jsonObject(pairs);
+}
+
+function fieldValue(context: CompileContext, access: TableAccess, alias: string, field: CollectedField, typeName: string): string {
+  if (field.name === '__typename') return nameLiteral(typeName);
+  const target = access.fields.get(field.name);
+  // graphql-js validated the query against this role's schema, built from the same access.
+  if (target === undefined) throw new QueryError(`field ${JSON.stringify(field.name)} not found in type: ${JSON.stringify(typeName)}`, field.path);
+  switch (target.kind) {
+    case 'column':
+      return columnRef(alias, target.column.name);
+    case 'object-relationship':
+      return compileObjectRelationship(context, target.relationship, alias, field);
+    case 'array-relationship':
+      return compileList(context, tableAccessOf(context, target.relationship.target), field, relationshipJoin(target.relationship, alias));
+    case 'array-aggregate':
+      return compileAggregate(context, tableAccessOf(context, target.relationship.target), field, relationshipJoin(target.relationship, alias));
+  }
+}
+
+function compileObjectRelationship(context: CompileContext, relationship: RelationshipModel, parentAlias: string, field: CollectedField): string {
+  const access = tableAccessOf(context, relationship.target);
+  const alias = context.aliases.fresh();
+  const conditions = [joinCondition(relationship, parentAlias, alias)];
+  const filter = permissionFilter(context, access, alias);
+  if (filter !== null) conditions.push(filter);
+  // A manual relationship may match several rows; a scalar subquery must yield one.
+  const limit = relationship.manual ? ' limit 1' : '';
+  return `(select ${rowObject(context, access, alias, field)} from ${tableRef(access.model.table, alias)} where ${and(conditions)}${limit})`;
+}
+
+function aggregateOrder(rows: RowSet): string {
+  return rows.orderKeys.length === 0 ? '' : ` order by ${renderOrderKeys(rows.orderKeys)}`;
+}

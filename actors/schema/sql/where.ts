@@ -1,0 +1,150 @@
+import { qualifiedTable, type ColumnModel, type RelationshipModel, type TableModel } from '../graphql/table-model.js';
+import type { TableAccess } from '../graphql/role-access.js';
+import { relationKey } from '../../../src/pg/catalog.js';
+import { tableAccessOf, type CompileContext } from './context.js';
+import { permissionInput, type Input } from './input.js';
+import { operandParam, operatorNamed } from './operators.js';
+import { QueryError } from './query-error.js';
+import { joinCondition } from './relationships.js';
+import { and, columnRef, or, tableRef } from './sql-text.js';
+
+/**
+ * Boolean expressions (`<table>_bool_exp`) to SQL conditions. The same grammar serves
+ * two masters:
+ * - a query's `where`: only the role's permitted columns and relationships are names,
+ *   and every related table traversed is filtered by the role's own permission on it;
+ * - a permission's `filter` from the metadata: any column or relationship of the table,
+ *   no nested permissions (Hasura evaluates permission filters as the admin), plus the
+ *   permission-only `_exists` and column comparisons (`_ceq`...), and `X-Service-*`
+ *   strings standing for session variables.
+ */
+interface Scope {
+  mode: 'query' | 'permission';
+  table: TableModel;
+  /** The role's access to the table; the query grammar resolves names through it. */
+  access: TableAccess | null;
+  alias: string;
+  /** The permission's own table, for `["$", column]` references. */
+  rootAlias: string;
+}
+
+/** The condition of a query's `where` argument on `access`'s table under `alias`. */
+export function compileWhere(context: CompileContext, access: TableAccess, alias: string, input: Input): string {
+  return boolExp(context, { mode: 'query', table: access.model, access, alias, rootAlias: alias }, input);
+}
+
+/** The role's row filter on the table under `alias`, or null when the role reads every row. */
+export function permissionFilter(context: CompileContext, access: TableAccess, alias: string): string | null {
+  if (access.filter === null) return null;
+  const scope: Scope = { mode: 'permission', table: access.model, access: null, alias, rootAlias: alias };
+  return boolExp(context, scope, permissionInput(access.filter, '$'));
+}
+
+function boolExp(context: CompileContext, scope: Scope, input: Input): string {
+  if (context.reader.isNull(input)) return 'true';
+  const conditions: string[] = [];
+  for (const [key, value] of context.reader.fields(input)) {
+    if (context.reader.isNull(value)) continue;
+    const condition = fieldCondition(context, scope, key, value);
+    if (condition !== 'true') conditions.push(condition);
+  }
+  return and(conditions);
+}
+
+function fieldCondition(context: CompileContext, scope: Scope, key: string, value: Input): string {
+  const { reader } = context;
+  switch (key) {
+    case '_and':
+      return and(reader.items(value).map((item) => boolExp(context, scope, item)).filter((condition) => condition !== 'true'));
+    case '_or':
+      return or(reader.items(value).map((item) => boolExp(context, scope, item)));
+    case '_not':
+      return `not (${boolExp(context, scope, value)})`;
+    case '_exists':
+      if (scope.mode === 'permission') return existsCondition(context, scope, value);
+  }
+  const column = scope.mode === 'query' ? scope.access!.columnsByField.get(key) : scope.table.columnsByName.get(key);
+  if (column !== undefined) return comparison(context, scope, column, value);
+  const relationship = relationshipNamed(scope, key);
+  if (relationship !== undefined) return relationshipCondition(context, scope, relationship, value);
+  throw new QueryError(`field ${JSON.stringify(key)} not found in type: ${JSON.stringify(`${scope.table.typeName}_bool_exp`)}`, value.path);
+}
+
+function relationshipNamed(scope: Scope, name: string): RelationshipModel | undefined {
+  if (scope.mode === 'permission') return scope.table.relationships.find((relationship) => relationship.name === name);
+  const target = scope.access!.fields.get(name);
+  return target?.kind === 'object-relationship' || target?.kind === 'array-relationship' ? target.relationship : undefined;
+}
+
+/** A filter through a relationship holds when some related row satisfies it. */
+function relationshipCondition(context: CompileContext, scope: Scope, relationship: RelationshipModel, value: Input): string {
+  const alias = context.aliases.fresh();
+  const conditions = [joinCondition(relationship, scope.alias, alias)];
+  let nested: Scope;
+  if (scope.mode === 'query') {
+    const access = tableAccessOf(context, relationship.target);
+    const filter = permissionFilter(context, access, alias);
+    if (filter !== null) conditions.push(filter);
+    nested = { mode: 'query', table: access.model, access, alias, rootAlias: alias };
+  } else {
+    const table = context.model.tables.get(relationship.target)!;
+    nested = { mode: 'permission', table, access: null, alias, rootAlias: scope.rootAlias };
+  }
+  const inner = boolExp(context, nested, value);
+  if (inner !== 'true') conditions.push(inner);
+  return `exists (select 1 from ${tableRef(nested.table.table, alias)} where ${and(conditions)})`;
+}
+
+/** `_exists: {_table, _where}`: some row of any tracked table satisfies `_where` (permissions only). */
+function existsCondition(context: CompileContext, scope: Scope, value: Input): string {
+  const fields = new Map(context.reader.fields(value));
+  const tableInput = fields.get('_table');
+  const whereInput = fields.get('_where');
+  if (tableInput === undefined || tableInput.source !== 'permission') throw new QueryError('_exists needs _table', value.path);
+  const name = qualifiedTable(tableInput.value as { schema: string; name: string } | string);
+  const table = context.model.tables.get(relationKey(name.schema, name.name));
+  if (table === undefined) throw new QueryError(`table ${JSON.stringify(name.name)} is not tracked`, tableInput.path);
+  const alias = context.aliases.fresh();
+  const nested: Scope = { mode: 'permission', table, access: null, alias, rootAlias: scope.rootAlias };
+  const inner = whereInput === undefined ? 'true' : boolExp(context, nested, whereInput);
+  return `exists (select 1 from ${tableRef(table.table, alias)} where ${inner})`;
+}
+
+const COLUMN_OPERATORS: Record<string, string> = { _ceq: '=', _cne: '<>', _cneq: '<>', _cgt: '>', _clt: '<', _cgte: '>=', _clte: '<=' };
+
+function comparison(context: CompileContext, scope: Scope, column: ColumnModel, input: Input): string {
+  const { reader, params } = context;
+  const subject = columnRef(scope.alias, column.name);
+  const conditions: string[] = [];
+  // A permission may write `{column: value}` for `{column: {_eq: value}}` (Hasura's shorthand).
+  const shorthand = input.source === 'permission' && (typeof input.value !== 'object' || input.value === null || Array.isArray(input.value));
+  const operators: Array<[string, Input]> = shorthand ? [['_eq', input]] : reader.fields(input);
+  for (const [name, operand] of operators) {
+    const columnOperator = scope.mode === 'permission' ? COLUMN_OPERATORS[name] : undefined;
+    if (columnOperator !== undefined) {
+      conditions.push(`${subject} ${columnOperator} ${otherColumn(context, scope, operand)}`);
+      continue;
+    }
+    const operator = operatorNamed(column.type, name);
+    if (operator === undefined) {
+      throw new QueryError(`field ${JSON.stringify(name)} not found in type: ${JSON.stringify(`${column.type.scalar}_comparison_exp`)}`, operand.path);
+    }
+    if (operator.operand === 'boolean') {
+      if (reader.isNull(operand)) throw new QueryError('unexpected null value for type "Boolean"', operand.path);
+      conditions.push(reader.boolean(operand) ? `${subject} is null` : `${subject} is not null`);
+      continue;
+    }
+    const { sqlType, encoding } = operandParam(column.type, operator.operand);
+    const typeName = operator.operand === 'scalar' ? column.type.scalar : `[${column.type.scalar}!]`;
+    conditions.push(operator.render(subject, reader.param(operand, params, sqlType, encoding, typeName)));
+  }
+  return and(conditions);
+}
+
+/** The column a `_ceq`-style operator compares with: `"col"` of this table or `["$", "col"]` of the permission's table. */
+function otherColumn(context: CompileContext, scope: Scope, operand: Input): string {
+  const path = context.reader.items(operand).map((item) => context.reader.name(item));
+  if (path.length === 2 && path[0] === '$') return columnRef(scope.rootAlias, path[1]!);
+  if (path.length === 1) return columnRef(scope.alias, path[0]!);
+  throw new QueryError('a column comparison names a column or ["$", column]', operand.path);
+}

@@ -1,0 +1,97 @@
+import { nuid, type Msg, type NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from 'pino';
+import { errors } from '../errors/errors.js';
+import { ServiceError } from '../errors/service-error.js';
+import type { Reply } from './requester.js';
+import { HEADER, HEADER_ROOM_BYTES, chunksOf, decodeJson, encodeJson, headersWith } from './wire.js';
+
+/** A request as a handler sees it: its id (for logs), its payload and a JSON view of it. */
+export interface IncomingRequest {
+  readonly subject: string;
+  readonly requestId: string;
+  readonly data: Uint8Array;
+  json<T>(): T;
+}
+
+/**
+ * What a request handler answers: bytes, sent as they are (chunked when too large),
+ * optionally with a few facts about them for the requester's logs (the role, say).
+ */
+export type HandlerReply = Uint8Array | { body: Uint8Array; meta: Record<string, string> };
+export type RequestHandler = (request: IncomingRequest) => Promise<HandlerReply>;
+export type DoneCallback = (ms: number, failed: boolean) => void;
+
+/** Something served or listened to, that can be stopped. */
+export interface Served {
+  unsubscribe(): void;
+}
+
+/**
+ * Runs request handlers: for messages from NATS (replying on the message's reply subject,
+ * in chunks when the reply is larger than max_payload) and for requests of this very
+ * process (returning the reply directly). A handler that throws answers with an error
+ * and stays in service.
+ */
+export class Responder {
+  readonly #nc: NatsConnection;
+  readonly #log: Logger;
+
+  constructor(nc: NatsConnection, log: Logger) {
+    this.#nc = nc;
+    this.#log = log;
+  }
+
+  /** Answers a NATS message; never throws. */
+  async answerMessage(msg: Msg, handler: RequestHandler, onDone?: DoneCallback): Promise<void> {
+    const requestId = msg.headers?.get(HEADER.requestId) || nuid.next();
+    const outcome = await this.#run(incoming(msg.subject, requestId, msg.data), handler, onDone);
+    if (msg.reply === undefined) return;
+    if (outcome instanceof ServiceError) {
+      this.#nc.publish(msg.reply, encodeJson(outcome.toJSON()), { headers: headersWith({ [HEADER.error]: '1' }) });
+      return;
+    }
+    this.#publishReply(msg.reply, outcome.body, outcome.meta);
+  }
+
+  /** Answers a request of this process without a round trip through the server. */
+  async answerLocally(subject: string, requestId: string, data: Uint8Array, handler: RequestHandler, onDone?: DoneCallback): Promise<Reply> {
+    const outcome = await this.#run(incoming(subject, requestId, data), handler, onDone);
+    if (outcome instanceof ServiceError) throw outcome;
+    return outcome;
+  }
+
+  async #run(request: IncomingRequest, handler: RequestHandler, onDone?: DoneCallback): Promise<Reply | ServiceError> {
+    const started = performance.now();
+    let failed = false;
+    try {
+      const reply = await handler(request);
+      return reply instanceof Uint8Array ? { body: reply, meta: {} } : reply;
+    } catch (error) {
+      failed = true;
+      if (error instanceof ServiceError) return error;
+      this.#log.error({ err: error, subject: request.subject, requestId: request.requestId }, 'request handler failed');
+      return errors.unexpected('$');
+    } finally {
+      onDone?.(performance.now() - started, failed);
+    }
+  }
+
+  #publishReply(reply: string, body: Uint8Array, meta: Record<string, string>): void {
+    const metaHeaders = Object.fromEntries(Object.entries(meta).map(([key, value]) => [`${HEADER.metaPrefix}${key}`, value]));
+    const room = (this.#nc.info?.max_payload ?? 1024 * 1024) - HEADER_ROOM_BYTES;
+    if (body.length <= room) {
+      this.#nc.publish(reply, body, Object.keys(metaHeaders).length > 0 ? { headers: headersWith(metaHeaders) } : undefined);
+      return;
+    }
+    const pieces = chunksOf(body, room);
+    pieces.forEach((piece, index) => {
+      const h = headersWith(index === 0 ? { ...metaHeaders, [HEADER.chunks]: String(pieces.length) } : {});
+      h.set(HEADER.chunk, String(index));
+      this.#nc.publish(reply, piece, { headers: h });
+    });
+  }
+}
+
+function incoming(subject: string, requestId: string, data: Uint8Array): IncomingRequest {
+  return { subject, requestId, data, json: <T>() => decodeJson<T>(data) };
+}

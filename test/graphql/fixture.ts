@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { QueryConfig } from 'pg';
+import { checkConsistency } from '../../actors/schema/consistency/check.js';
+import { buildGraphqlEngine, type GraphqlEngine } from '../../actors/schema/graphql/engine.js';
+import type { Metadata } from '../../src/metadata/types.js';
+import { introspectCatalog } from '../../src/pg/catalog.js';
+import type { Pool } from '../../src/pg/pool.js';
+import { makeSession } from '../../src/session/session.js';
+import { createTestDatabase, type TestDatabase } from '../harness/database.js';
+
+/**
+ * The golden data set (test/golden/seed.sql + metadata.json) in a fresh database, with
+ * an engine over it and a pool that records every statement the engine runs.
+ */
+export interface ExecutedStatement {
+  text: string;
+  values: unknown[];
+}
+
+export interface GraphqlRun {
+  /** The response bytes as text, exactly as they would go to the client. */
+  text: string;
+  body: { data?: unknown; errors?: Array<{ message: string; extensions: { path: string; code: string; internal?: unknown } }> };
+  statements: ExecutedStatement[];
+}
+
+export interface RunOptions {
+  variables?: Record<string, unknown>;
+  operationName?: string;
+  role?: string;
+  sessionVariables?: Record<string, string>;
+}
+
+export interface GraphqlFixture {
+  database: TestDatabase;
+  engine: GraphqlEngine;
+  run(query: string, options?: RunOptions): Promise<GraphqlRun>;
+  close(): Promise<void>;
+}
+
+const goldenDir = fileURLToPath(new URL('../golden/', import.meta.url));
+
+export function goldenMetadata(): Metadata {
+  return JSON.parse(readFileSync(`${goldenDir}metadata.json`, 'utf8')) as Metadata;
+}
+
+export interface FixtureOptions {
+  /** Defaults to the golden metadata. */
+  metadata?: Metadata;
+  /** Run after the golden seed, before the catalog is read. */
+  setupSql?: string;
+}
+
+export async function setupGraphqlFixture(options: FixtureOptions = {}): Promise<GraphqlFixture> {
+  const metadata = options.metadata ?? goldenMetadata();
+  const database = await createTestDatabase();
+  await database.sql(readFileSync(`${goldenDir}seed.sql`, 'utf8'));
+  if (options.setupSql !== undefined) await database.sql(options.setupSql);
+  const catalog = await introspectCatalog(database.pool);
+  const report = checkConsistency(metadata, catalog);
+  if (report.inconsistencies.length > 0) throw new Error(`fixture metadata is inconsistent: ${JSON.stringify(report.inconsistencies)}`);
+  const engine = buildGraphqlEngine(report.consistent, catalog);
+  return {
+    database,
+    engine,
+    async run(query, options = {}) {
+      const statements: ExecutedStatement[] = [];
+      const recording = {
+        query: (config: QueryConfig) => {
+          statements.push({ text: config.text, values: config.values ?? [] });
+          return database.pool.query(config);
+        },
+      } as unknown as Pool;
+      const session = makeSession(options.role ?? 'admin', options.sessionVariables ?? {});
+      const bytes = await engine.execute(
+        { query, variables: options.variables ?? null, operationName: options.operationName ?? null },
+        session,
+        { db: recording, requestId: 'test' },
+      );
+      const text = new TextDecoder().decode(bytes);
+      return { text, body: JSON.parse(text) as GraphqlRun['body'], statements };
+    },
+    close: () => database.drop(),
+  };
+}
