@@ -79,17 +79,23 @@ export class Bus {
     return nuid.next();
   }
 
+  /** Sends a JSON message and decodes the JSON reply. */
   async request<T>(subject: string, message: unknown, options: { requestId: string; timeoutMs: number }): Promise<T> {
-    const reply = await this.requestBytes(subject, encodeJson(message), options);
+    const reply = await this.ask(subject, message, options);
     return decodeJson<T>(reply.body);
   }
 
-  requestBytes(subject: string, payload: Uint8Array, options: { requestId: string; timeoutMs: number }): Promise<Reply> {
+  /**
+   * Sends a message (a value, or bytes as they are) and returns the reply's bytes. A value
+   * is encoded as JSON only when it has to cross NATS.
+   */
+  ask(subject: string, message: unknown, options: { requestId: string; timeoutMs: number }): Promise<Reply> {
     const servers = this.#localDelivery ? this.#local.get(subject) : undefined;
     if (servers !== undefined && servers.length > 0) {
       const server = servers[this.#nextLocal++ % servers.length]!;
-      return this.#responder.answerLocally(subject, options.requestId, payload, server.handler, server.onDone);
+      return this.#responder.answerLocally(subject, options.requestId, message, server.handler, server.onDone);
     }
+    const payload = message instanceof Uint8Array ? message : encodeJson(message);
     return this.#requester.request(subject, payload, options);
   }
 

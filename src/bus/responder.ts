@@ -53,9 +53,12 @@ export class Responder {
     this.#publishReply(msg.reply, outcome.body, outcome.meta);
   }
 
-  /** Answers a request of this process without a round trip through the server. */
-  async answerLocally(subject: string, requestId: string, data: Uint8Array, handler: RequestHandler, onDone?: DoneCallback): Promise<Reply> {
-    const outcome = await this.#run(incoming(subject, requestId, data), handler, onDone);
+  /**
+   * Answers a request of this process without a round trip through the server. The
+   * message object is handed over as it is: encoded only if the handler asks for bytes.
+   */
+  async answerLocally(subject: string, requestId: string, message: unknown, handler: RequestHandler, onDone?: DoneCallback): Promise<Reply> {
+    const outcome = await this.#run(localIncoming(subject, requestId, message), handler, onDone);
     if (outcome instanceof ServiceError) throw outcome;
     return outcome;
   }
@@ -94,4 +97,18 @@ export class Responder {
 
 function incoming(subject: string, requestId: string, data: Uint8Array): IncomingRequest {
   return { subject, requestId, data, json: <T>() => decodeJson<T>(data) };
+}
+
+/** A local request: the message is a value (or already bytes, for byte requests). */
+function localIncoming(subject: string, requestId: string, message: unknown): IncomingRequest {
+  if (message instanceof Uint8Array) return incoming(subject, requestId, message);
+  let data: Uint8Array | undefined;
+  return {
+    subject,
+    requestId,
+    get data() {
+      return (data ??= encodeJson(message));
+    },
+    json: <T>() => message as T,
+  };
 }

@@ -59,7 +59,7 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
       }
       session = await resolveSession(request, facts.requestId);
       facts.role = session.role;
-      const reply = await bus.requestBytes(subjects.query, encode({ session, body }), { requestId: facts.requestId, timeoutMs });
+      const reply = await bus.ask(subjects.query, { session, body }, { requestId: facts.requestId, timeoutMs });
       return sendBody(request, response, 200, reply.body, JSON_TYPE, facts.requestId);
     } catch (error) {
       return sendQueryError(response, asServiceError(error, deps.log, facts), session !== undefined && isAdmin(session));
@@ -70,7 +70,7 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     try {
       const bytes = await readBody(request, deps.bodyLimit);
       const message = { headers: flattenHeaders(request), body: bytes.toString('utf8') };
-      const reply = await bus.requestBytes(subjects.graphql, encode(message), { requestId: facts.requestId, timeoutMs });
+      const reply = await bus.ask(subjects.graphql, message, { requestId: facts.requestId, timeoutMs });
       facts.role = reply.meta.role;
       return sendBody(request, response, 200, reply.body, JSON_TYPE, facts.requestId);
     } catch (error) {

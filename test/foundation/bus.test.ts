@@ -26,7 +26,7 @@ describe('request/reply on the bus', () => {
     const subject = `${bus.subjects.prefix}.echo`;
     const sub = bus.serve(subject, async (request) => ({ body: encodeText(`${request.requestId}:${decodeText(request.data)}`), meta: { role: 'user' } }), { queue: 'q' });
     await bus.flush();
-    const reply = await bus.requestBytes(subject, encodeText('hello'), options);
+    const reply = await bus.ask(subject, encodeText('hello'), options);
     expect(decodeText(reply.body)).toBe('r1:hello');
     expect(reply.meta).toEqual({ role: 'user' });
     sub.unsubscribe();
@@ -38,7 +38,7 @@ describe('request/reply on the bus', () => {
     const big = new Uint8Array(size).map((_, i) => (i * 31) % 251);
     const sub = bus.serve(subject, async () => big, { queue: 'q' });
     await bus.flush();
-    const reply = await bus.requestBytes(subject, encodeText(''), options);
+    const reply = await bus.ask(subject, encodeText(''), options);
     expect(reply.body.length).toBe(size);
     expect(Buffer.compare(Buffer.from(reply.body), Buffer.from(big))).toBe(0);
     sub.unsubscribe();
@@ -54,10 +54,10 @@ describe('request/reply on the bus', () => {
       return encodeJson({ ok: true });
     }, { queue: 'q' });
     await bus.flush();
-    const first = await bus.requestBytes(subject, encodeText(''), options).catch((error: unknown) => error);
+    const first = await bus.ask(subject, encodeText(''), options).catch((error: unknown) => error);
     expect(first).toBeInstanceOf(ServiceError);
     expect((first as ServiceError).toJSON()).toEqual({ code: 'not-exists', status: 400, error: 'table "x" does not exist', path: '$.args.table' });
-    const second = await bus.requestBytes(subject, encodeText(''), options).catch((error: unknown) => error);
+    const second = await bus.ask(subject, encodeText(''), options).catch((error: unknown) => error);
     expect((second as ServiceError).code).toBe('unexpected');
     expect((second as ServiceError).status).toBe(500);
     const third = await bus.request<{ ok: boolean }>(subject, {}, options);
@@ -67,7 +67,7 @@ describe('request/reply on the bus', () => {
 
   it('answers 503 at once when nobody serves the subject', async () => {
     const started = Date.now();
-    const error = await bus.requestBytes(`${bus.subjects.prefix}.nobody`, encodeText(''), options).catch((e: unknown) => e);
+    const error = await bus.ask(`${bus.subjects.prefix}.nobody`, encodeText(''), options).catch((e: unknown) => e);
     expect((error as ServiceError).code).toBe('unavailable');
     expect((error as ServiceError).status).toBe(503);
     expect(Date.now() - started).toBeLessThan(2000);
@@ -77,7 +77,7 @@ describe('request/reply on the bus', () => {
     const subject = `${bus.subjects.prefix}.slow`;
     const sub = bus.serve(subject, () => new Promise(() => undefined), { queue: 'q' });
     await bus.flush();
-    const error = await bus.requestBytes(subject, encodeText(''), { requestId: 'r', timeoutMs: 200 }).catch((e: unknown) => e);
+    const error = await bus.ask(subject, encodeText(''), { requestId: 'r', timeoutMs: 200 }).catch((e: unknown) => e);
     expect((error as ServiceError).status).toBe(503);
     expect((error as ServiceError).message).toMatch(/within 200 ms/);
     sub.unsubscribe();
@@ -88,7 +88,7 @@ describe('request/reply on the bus', () => {
     const seen: string[] = [];
     const subs = ['a', 'b'].map((name) => bus.serve(subject, async () => (seen.push(name), encodeText(name)), { queue: 'q' }));
     await bus.flush();
-    for (let i = 0; i < 20; i++) await bus.requestBytes(subject, encodeText(''), options);
+    for (let i = 0; i < 20; i++) await bus.ask(subject, encodeText(''), options);
     expect(seen).toHaveLength(20);
     subs.forEach((sub) => sub.unsubscribe());
   });
@@ -106,28 +106,31 @@ describe('request/reply on the bus', () => {
 describe('local delivery', () => {
   it('answers a request for a subject this process serves without the NATS server, errors included', async () => {
     const local = await Bus.connect({ servers: inject('natsUrl'), prefix: testPrefix(), name: 'bus-local', log, localDelivery: true });
-    try {
-      const subject = `${local.subjects.prefix}.here`;
-      let calls = 0;
-      const done: boolean[] = [];
-      const served = local.serve(subject, async (request) => {
-        calls++;
-        if (decodeText(request.data) === 'fail') throw errors.notExists('$.x', 'nothing here');
-        return { body: encodeText(`local:${request.requestId}`), meta: { role: 'r' } };
-      }, { queue: 'q', onDone: (_ms, failed) => done.push(failed) });
-      // Publishing is what NATS would need; a closed connection proves it is not used.
-      await local.close();
-      const reply = await local.requestBytes(subject, encodeText('hi'), options);
-      expect(decodeText(reply.body)).toBe('local:r1');
-      expect(reply.meta).toEqual({ role: 'r' });
-      const error = await local.requestBytes(subject, encodeText('fail'), options).catch((e: unknown) => e);
-      expect((error as ServiceError).code).toBe('not-exists');
-      expect(calls).toBe(2);
-      expect(done).toEqual([false, true]);
-      served.unsubscribe();
-    } finally {
-      await local.close();
-    }
+    const subject = `${local.subjects.prefix}.here`;
+    let calls = 0;
+    const done: boolean[] = [];
+    let seen: unknown;
+    const served = local.serve(subject, async (request) => {
+      calls++;
+      seen = request.json();
+      if (seen === 'fail') throw errors.notExists('$.x', 'nothing here');
+      return { body: encodeText(`local:${request.requestId}`), meta: { role: 'r' } };
+    }, { queue: 'q', onDone: (_ms, failed) => done.push(failed) });
+    // A closed connection proves the server is not used.
+    await local.close();
+
+    const sent = { nested: { list: [1, 2] } };
+    const reply = await local.ask(subject, sent, options);
+    expect(decodeText(reply.body)).toBe('local:r1');
+    expect(reply.meta).toEqual({ role: 'r' });
+    // A value travels as it is: the handler sees the very object, no JSON round trip.
+    expect(seen).toBe(sent);
+
+    const error = await local.ask(subject, 'fail', options).catch((e: unknown) => e);
+    expect((error as ServiceError).code).toBe('not-exists');
+    expect(calls).toBe(2);
+    expect(done).toEqual([false, true]);
+    served.unsubscribe();
   });
 });
 
