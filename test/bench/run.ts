@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { startEmbeddedPostgres } from '../../src/pg/embedded.js';
 import { createPool } from '../../src/pg/pool.js';
+import { runAuthBench } from './auth.js';
 import { seedDataset } from './dataset.js';
 import { load, probe, residentMiB, startTarget, type LoadResult, type Target } from './harness.js';
 import { QUERIES } from './queries.js';
@@ -17,6 +18,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const ENGINE_PORT = 5550;
 const POSTGRAPHILE_PORT = 5551;
 const HANDWRITTEN_PORT = 5552;
+// The engine under test starts a nats-server here itself if none answers.
+const NATS_URL = process.env.SERVICE_GRAPHQL_NATS_URL ?? 'nats://127.0.0.1:4222';
 
 const TRACKING = [
   ...['genre', 'artist', 'album', 'track'].map((name) => ({ type: 'track_table', args: { name } })),
@@ -38,6 +41,7 @@ async function main(): Promise<void> {
       ['--import', 'tsx', 'src/main.ts', 'serve'],
       {
         SERVICE_GRAPHQL_DATABASE_URL: database.url,
+        SERVICE_GRAPHQL_NATS_URL: NATS_URL,
         SERVICE_GRAPHQL_NATS_PREFIX: `bench${randomBytes(3).toString('hex')}`,
         SERVICE_GRAPHQL_SERVER_HOST: '127.0.0.1',
         SERVICE_GRAPHQL_SERVER_PORT: String(ENGINE_PORT),
@@ -85,6 +89,9 @@ async function main(): Promise<void> {
     process.stdout.write(`\nengine resident memory under load: peak ${peakRss} MiB\n`);
     const build = await measureSchemaBuild(pool, 500);
     process.stdout.write(`schema for ${build.tables} tracked tables: built in ${build.buildMs.toFixed(0)} ms (admin role), ${build.roleMs.toFixed(0)} ms more for a role with permissions\n`);
+
+    process.stdout.write('\nauth path\n');
+    printTable(['case', 'figure'], await runAuthBench(NATS_URL));
   } finally {
     for (const target of targets.reverse()) await target.stop();
     await pool.end();
