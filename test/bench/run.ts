@@ -11,9 +11,10 @@ import { measureSchemaBuild } from './schema-build.js';
  * `npm run bench`: this engine, PostGraphile v5 and the hand-written SQL limit, measured
  * in the same run on the same database, query by query. Figures are requests/s, p50 and
  * p99 latency (ms), and the engine's ratios to both peers.
- * Settings: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 20).
+ * Settings: BENCH_SECONDS per round (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 20).
  */
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const ENGINE_PORT = 5550;
 const POSTGRAPHILE_PORT = 5551;
@@ -68,15 +69,22 @@ async function main(): Promise<void> {
         ['postgraphile', postgraphile.url, JSON.stringify({ query: query.postgraphile })],
         ['hand-written SQL', `${handwritten.url}/${index}`, '{}'],
       ];
-      const results = new Map<string, LoadResult>();
       for (const [name, url, body] of runs) {
         const answer = (await probe(url, body)) as { errors?: unknown };
         if (answer.errors !== undefined) throw new Error(`${name} cannot answer "${query.name}": ${JSON.stringify(answer.errors)}`);
         await load(url, body, { seconds: 2, connections: CONNECTIONS });
-        const sampler = name === 'engine' ? sampleRss(engine.child.pid!) : undefined;
-        results.set(name, await load(url, body, { seconds: SECONDS, connections: CONNECTIONS }));
-        if (sampler !== undefined) peakRss = Math.max(peakRss, await sampler.stop());
       }
+      // Rounds alternate the targets, so that a noisy moment of the machine does not fall
+      // on one target only; each figure is the median of its rounds.
+      const rounds = new Map<string, LoadResult[]>(runs.map(([name]) => [name, []]));
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const [name, url, body] of runs) {
+          const sampler = name === 'engine' ? sampleRss(engine.child.pid!) : undefined;
+          rounds.get(name)!.push(await load(url, body, { seconds: SECONDS, connections: CONNECTIONS }));
+          if (sampler !== undefined) peakRss = Math.max(peakRss, await sampler.stop());
+        }
+      }
+      const results = new Map([...rounds].map(([name, list]) => [name, median(list)]));
       const ours = results.get('engine')!;
       for (const [name] of runs) {
         const result = results.get(name)!;
@@ -116,6 +124,16 @@ function sampleRss(pid: number): { stop(): Promise<number> } {
       clearInterval(timer);
       return Math.max(peak, await residentMiB(pid));
     },
+  };
+}
+
+function median(results: LoadResult[]): LoadResult {
+  const middle = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  return {
+    rps: middle(results.map((result) => result.rps)),
+    p50: middle(results.map((result) => result.p50)),
+    p99: middle(results.map((result) => result.p99)),
+    errors: results.reduce((sum, result) => sum + result.errors, 0),
   };
 }
 
