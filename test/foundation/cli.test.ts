@@ -60,6 +60,14 @@ describe('command line and start-up', () => {
     expect(output).toContain('needs an admin secret');
   });
 
+  it('stops before starting anything when the JWT config is bad, naming the key', async () => {
+    const { code, output } = await runCli(['serve'], { SERVICE_GRAPHQL_ADMIN_SECRET: 's', SERVICE_GRAPHQL_JWT_SECRET: '{"type":"HS256","key":"too short"}' });
+    expect(code).toBe(1);
+    expect(output).toContain('SERVICE_GRAPHQL_JWT_SECRET');
+    expect(output).toContain('key');
+    expect(output).not.toContain('embedded PostgreSQL');
+  });
+
   it('stops with exit 1 naming both fixes when no local NATS answers and nats-server is not on PATH', async () => {
     const { code, output } = await runCli(['serve'], { SERVICE_GRAPHQL_NATS_URL: `nats://127.0.0.1:${freePort()}`, PATH: '/nonexistent' });
     expect(code).toBe(1);
