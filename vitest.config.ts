@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // graphql 16 ships CJS (`main`) and ESM (`module`) builds. Node, which loads
+  // @graphql-tools, takes the CJS one; Vite would hand our code the ESM one, and two
+  // copies of graphql refuse each other's types. One build for both.
+  resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'actors/**/*.test.ts'],
     globalSetup: ['test/harness/global-setup.ts'],

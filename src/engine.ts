@@ -1,7 +1,10 @@
 import { hostname } from 'node:os';
 import { nuid } from '@nats-io/transport-node';
 import { authActor } from '../actors/auth/actor.js';
+import { remoteSchemaActor } from '../actors/remote-schema/actor.js';
+import { functionsActor } from '../actors/functions/actor.js';
 import { schemaActor } from '../actors/schema/actor.js';
+import { triggersActor } from '../actors/triggers/actor.js';
 import type { Actor, RunningActor } from './actor/actor.js';
 import { startActor } from './actor/runtime.js';
 import { Bus } from './bus/bus.js';
@@ -19,7 +22,7 @@ export interface Engine {
 }
 
 /** Actors that need the database; without them a process needs no PostgreSQL. */
-export const DATABASE_ACTORS: readonly ActorName[] = ['schema'];
+export const DATABASE_ACTORS: readonly ActorName[] = ['schema', 'triggers'];
 
 /** A subject-safe id for this process, unique across the cluster. */
 function instanceId(): string {
@@ -38,9 +41,13 @@ export async function startEngine(config: Config, log: Logger): Promise<Engine> 
   const available: Record<ActorName, Actor> = {
     schema: schemaActor,
     auth: authActor,
+    triggers: triggersActor,
+    'remote-schema': remoteSchemaActor,
+    functions: functionsActor,
     edge: edgeActor((listening) => (address = listening)),
   };
-  const order: ActorName[] = ['auth', 'schema', 'edge'];
+  // The remote-schema actor before the schema actor, which introspects remotes at start.
+  const order: ActorName[] = ['auth', 'functions', 'remote-schema', 'schema', 'triggers', 'edge'];
   const running: RunningActor[] = [];
   try {
     for (const name of order.filter((candidate) => config.actors.includes(candidate))) {

@@ -1,10 +1,14 @@
 import type { Actor } from '../../src/actor/actor.js';
+import { actorRequest } from '../../src/bus/actor-request.js';
+import { Bus } from '../../src/bus/bus.js';
 import { encodeJson } from '../../src/bus/wire.js';
 import { MetadataStore } from '../../src/metadata/store.js';
 import { createPool } from '../../src/pg/pool.js';
 import { validate } from '../../src/schemas/validator.js';
 import type { Session } from '../../src/session/session.js';
 import { handleGraphql } from './graphql-handler.js';
+import { ensureRemoteCache } from './graphql/remote-cache.js';
+import { probeRemoteSchemas } from './graphql/remote-introspection.js';
 import { SchemaHost } from './host.js';
 import { runQuery } from './query-runner.js';
 
@@ -32,7 +36,9 @@ export const schemaActor: Actor = {
     const pool = createPool(context.config.databaseUrl!, { max: config.pgConnections, applicationName: `service-graphql-schema-${context.instance}` });
     const store = new MetadataStore(pool);
     await store.setUp();
-    const host = await SchemaHost.load(store, pool, log);
+    await ensureRemoteCache(pool);
+    const outages = await probeRemoteSchemas(pool, (await store.read()).metadata, actorRequest(bus, { requestId: Bus.newRequestId(), timeoutMs: config.busTimeoutMs }), log);
+    const host = await SchemaHost.load(store, pool, log, { permissionsEnabled: config.enableRemoteSchemaPermissions, outages });
     const subjects = bus.subjects;
 
     context.serve(subjects.query, async (request) => {
@@ -41,7 +47,7 @@ export const schemaActor: Actor = {
         const changed: MetadataChanged = { resource_version: committed.resourceVersion, instance: context.instance };
         bus.publish(subjects.metadataChanged, changed);
         context.announce('metadata', { resource_version: committed.resourceVersion, type: requestType(message.body) });
-      });
+      }, actorRequest(bus, { requestId: request.requestId, timeoutMs: config.busTimeoutMs }));
       return encodeJson(response);
     });
 

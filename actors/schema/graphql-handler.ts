@@ -58,7 +58,7 @@ export async function handleGraphql(host: SchemaHost, bus: Bus, message: Graphql
     const resolve = options.sendRequestToAuth ? { headers: message.headers, request: parsed } : { headers: message.headers };
     const session = await bus.request<Session>(bus.subjects.authResolve, resolve, { requestId, timeoutMs: options.timeoutMs });
     const engine = host.state.graphql;
-    const context = { db: host.db, requestId };
+    const context = { db: host.db, requestId, bus, headers: message.headers, timeoutMs: options.timeoutMs };
     const meta = { role: session.role };
     if (!Array.isArray(parsed)) return { body: await engine.execute(parsed, session, context), meta };
     const parts = await Promise.all(parsed.map((request) => engine.execute(request, session, context)));

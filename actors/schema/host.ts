@@ -4,6 +4,7 @@ import type { Metadata } from '../../src/metadata/types.js';
 import { introspectCatalog, type Catalog } from '../../src/pg/catalog.js';
 import type { Pool, PoolClient } from '../../src/pg/pool.js';
 import type { ConsistencyReport } from './consistency/check.js';
+import { withRemoteCatalog, type RemoteCacheOptions } from './graphql/remote-cache.js';
 import { buildState, type SchemaState } from './state.js';
 
 export interface Committed {
@@ -21,18 +22,21 @@ export class SchemaHost {
   readonly #store: MetadataStore;
   readonly #db: Pool;
   readonly #log: Logger;
+  readonly #remote: RemoteCacheOptions;
 
-  private constructor(state: SchemaState, store: MetadataStore, db: Pool, log: Logger) {
+  private constructor(state: SchemaState, store: MetadataStore, db: Pool, log: Logger, remote: RemoteCacheOptions) {
     this.#state = state;
     this.#store = store;
     this.#db = db;
     this.#log = log;
+    this.#remote = remote;
   }
 
-  static async load(store: MetadataStore, db: Pool, log: Logger): Promise<SchemaHost> {
+  /** `remote`: how remote schemas are served here (permissions flag, outages found at start). */
+  static async load(store: MetadataStore, db: Pool, log: Logger, remote: RemoteCacheOptions = { permissionsEnabled: false, outages: new Map() }): Promise<SchemaHost> {
     const stored = await store.read();
-    const catalog = await introspectCatalog(db);
-    return new SchemaHost(buildState(stored.resourceVersion, stored.metadata, catalog), store, db, log);
+    const catalog = await withRemoteCatalog(await introspectCatalog(db), db, remote);
+    return new SchemaHost(buildState(stored.resourceVersion, stored.metadata, catalog), store, db, log, remote);
   }
 
   get state(): SchemaState {
@@ -43,8 +47,9 @@ export class SchemaHost {
     return this.#db;
   }
 
-  introspect(client?: PoolClient): Promise<Catalog> {
-    return introspectCatalog(client ?? this.#db);
+  /** The database catalog with the cached remote schemas, both read through `client` when given. */
+  async introspect(client?: PoolClient): Promise<Catalog> {
+    return withRemoteCatalog(await introspectCatalog(client ?? this.#db), client ?? this.#db, this.#remote);
   }
 
   /** Runs metadata operations of this instance one at a time. */
@@ -59,7 +64,8 @@ export class SchemaHost {
     const version = await this.#store.currentVersion();
     if (version === this.#state.resourceVersion && !options.catalog) return;
     const stored = version === this.#state.resourceVersion ? { resourceVersion: version, metadata: this.#state.metadata } : await this.#store.read();
-    const catalog = options.catalog ? await introspectCatalog(this.#db) : this.#state.catalog;
+    // Remote snapshots change with the version (a reload bumps it), so a newer version re-reads them.
+    const catalog = options.catalog ? await this.introspect() : version === this.#state.resourceVersion ? this.#state.catalog : await withRemoteCatalog(this.#state.catalog, this.#db, this.#remote);
     if (stored.resourceVersion < this.#state.resourceVersion) return;
     this.#state = buildState(stored.resourceVersion, stored.metadata, catalog);
     this.#log.info({ resourceVersion: stored.resourceVersion, catalog: options.catalog === true }, 'schema state reloaded');

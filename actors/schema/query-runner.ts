@@ -1,3 +1,4 @@
+import type { ActorRequest } from '../../src/bus/actor-request.js';
 import { errors } from '../../src/errors/errors.js';
 import type { Logger } from '../../src/log/logger.js';
 import { normalizeMetadata } from '../../src/metadata/normalize.js';
@@ -45,6 +46,7 @@ export async function runQuery(
   session: Session,
   log: Logger,
   onCommitted: (committed: Committed) => void,
+  ask: ActorRequest,
 ): Promise<unknown> {
   if (!isAdmin(session)) throw errors.adminOnly('$.args');
   const request = validate<QueryRequest>('query/request', body, '$');
@@ -63,7 +65,7 @@ export async function runQuery(
         // Hasura sees a table created in psql without a reload: operations that may change
         // metadata check it against a catalog read now, not the one of the last change.
         draft.catalog = readOnly ? base.catalog : await host.introspect(transaction ?? undefined);
-        const response = await apply(host, request, '$', draft, session, log, base.resourceVersion);
+        const response = await apply(host, request, '$', draft, session, log, base.resourceVersion, ask);
         if (!draft.metadataChanged && !draft.catalogReloaded) {
           await finish(draft, 'commit');
           return response;
@@ -123,13 +125,14 @@ async function apply(
   session: Session,
   log: Logger,
   resourceVersion: number,
+  ask: ActorRequest,
 ): Promise<unknown> {
   const argsPath = `${path}.args`;
   if (request.type === 'bulk') {
     const items = validate<QueryRequest[]>('query/bulk', request.args ?? [], argsPath);
     const responses: unknown[] = [];
     for (const [index, item] of items.entries()) {
-      responses.push(await apply(host, item, `${argsPath}[${index}]`, draft, session, log, resourceVersion));
+      responses.push(await apply(host, item, `${argsPath}[${index}]`, draft, session, log, resourceVersion, ask));
     }
     return responses;
   }
@@ -158,6 +161,7 @@ async function apply(
       // Inside the request's transaction the catalog shows its uncommitted DDL.
       return (draft.catalog = await host.introspect(draft.transaction ?? undefined));
     },
+    request: ask,
   };
   const outcome = await operation.run(args, context);
   settle(outcome, draft, argsPath);

@@ -26,6 +26,24 @@ export interface Subjects {
   readonly monitorEventAll: string;
   /** The queue group a request subject is served by. */
   queueOf(subject: string): string;
+  /** request, queue group: functions actor. `verb` is describe_function or describe_computed_field. */
+  functions(verb: string): string;
+  /** request, queue group: remote-schema actor. `verb` is introspect, validate_permission or execute. */
+  remote(verb: string): string;
+  /** request, queue group: triggers actor. `verb` is invoke, redeliver, event_logs, invocation_logs or event_by_id. */
+  triggers(verb: string): string;
+  /** JetStream stream `<P>_EVENTS`: one message per event, on `<p>.events.<trigger>`. */
+  readonly eventsStream: string;
+  eventsOf(trigger: string): string;
+  readonly eventsAll: string;
+  /** The durable consumer all instances' delivery workers share. */
+  readonly eventsConsumer: string;
+  /** JetStream stream `<P>_INVOCATIONS`: one record per webhook attempt, on `<p>.invocations.<trigger>`. */
+  readonly invocationsStream: string;
+  invocationsOf(trigger: string): string;
+  readonly invocationsAll: string;
+  /** JetStream KV bucket `<p>_leases`: who reads the replication slot. */
+  readonly leasesBucket: string;
 }
 
 export function subjectsFor(prefix: string): Subjects {
@@ -42,5 +60,16 @@ export function subjectsFor(prefix: string): Subjects {
     monitorEvent: (kind) => `${prefix}.monitor.events.${kind}`,
     monitorEventAll: `${prefix}.monitor.events.>`,
     queueOf: (subject) => `q.${subject}`,
+    functions: (verb) => `${prefix}.functions.${verb}`,
+    remote: (verb) => `${prefix}.remote.${verb}`,
+    triggers: (verb) => `${prefix}.triggers.${verb}`,
+    eventsStream: `${prefix.toUpperCase()}_EVENTS`,
+    eventsOf: (trigger) => `${prefix}.events.${trigger}`,
+    eventsAll: `${prefix}.events.>`,
+    eventsConsumer: `${prefix.toUpperCase()}_EVENTS_DELIVERY`,
+    invocationsStream: `${prefix.toUpperCase()}_INVOCATIONS`,
+    invocationsOf: (trigger) => `${prefix}.invocations.${trigger}`,
+    invocationsAll: `${prefix}.invocations.>`,
+    leasesBucket: `${prefix}_leases`,
   };
 }

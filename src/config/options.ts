@@ -96,7 +96,7 @@ const subjectToken: Parser<string> = (raw) => {
 export const API_NAMES = ['metadata', 'graphql', 'config', 'pgdump', 'developer', 'metrics'] as const;
 export type ApiName = (typeof API_NAMES)[number];
 
-export const ACTOR_NAMES = ['edge', 'schema', 'auth'] as const;
+export const ACTOR_NAMES = ['edge', 'schema', 'auth', 'triggers', 'functions', 'remote-schema'] as const;
 export type ActorName = (typeof ACTOR_NAMES)[number];
 
 export const LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
@@ -123,6 +123,9 @@ export const OPTIONS = {
   busTimeoutMs: { flag: '--bus-timeout-ms', env: 'SERVICE_GRAPHQL_BUS_TIMEOUT_MS', parse: integer(100, 600_000), default: 60_000, help: 'How long the edge waits for an actor to answer before 503.' },
   busLocalDelivery: { flag: '--bus-local-delivery', env: 'SERVICE_GRAPHQL_BUS_LOCAL_DELIVERY', parse: boolean, default: true, help: 'Answer requests for actors this process runs in-process, skipping the NATS round trip (requests for other actors, broadcasts and monitoring always use NATS).' },
   heartbeatMs: { flag: '--heartbeat-ms', env: 'SERVICE_GRAPHQL_HEARTBEAT_MS', parse: integer(100, 600_000), default: 5_000, help: 'Interval of every actor instance\'s heartbeat on <prefix>.monitor.heartbeat.*.' },
+  eventsHttpPoolSize: { flag: '--events-http-pool-size', env: 'SERVICE_GRAPHQL_EVENTS_HTTP_POOL_SIZE', parse: integer(1, 10_000), default: 100, help: 'Event trigger webhook calls in flight at once, per engine instance.' },
+  eventsClusterMaxInFlight: { flag: '--events-cluster-max-in-flight', env: 'SERVICE_GRAPHQL_EVENTS_CLUSTER_MAX_IN_FLIGHT', parse: integer(0, 1_000_000), default: 0, help: 'Event deliveries in flight (or waiting for a retry) across the whole cluster: the JetStream consumer\'s max_ack_pending. 0: no cluster-wide cap.' },
+  eventsStreamReplicas: { flag: '--events-stream-replicas', env: 'SERVICE_GRAPHQL_EVENTS_STREAM_REPLICAS', parse: integer(1, 5), default: 1, help: 'JetStream replicas of the event log, invocation log and lease bucket.' },
   actors: { flag: '--actors', env: 'SERVICE_GRAPHQL_ACTORS', parse: listOf(ACTOR_NAMES), default: [...ACTOR_NAMES] as ActorName[], help: `Actors this process runs, from ${ACTOR_NAMES.join(', ')}.` },
   monitorOnce: { flag: '--once', env: 'SERVICE_GRAPHQL_MONITOR_ONCE', parse: boolean, default: false, boolean: true, help: 'monitor: print the cluster once and exit.' },
   logLevel: { flag: '--log-level', env: 'SERVICE_GRAPHQL_LOG_LEVEL', parse: oneOf(LOG_LEVELS), default: 'info', help: 'pino log level.' },

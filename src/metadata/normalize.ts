@@ -1,4 +1,4 @@
-import type { Metadata, SourceEntry, TableEntry } from './types.js';
+import type { FunctionEntry, Metadata, RemoteSchemaEntry, SourceEntry, TableEntry } from './types.js';
 
 /**
  * Puts metadata in its export form (compat-facts 3.2): tables, relationships,
@@ -49,6 +49,15 @@ function normalizeTable(entry: TableEntry): TableEntry {
   return out as unknown as TableEntry;
 }
 
+/** Function entry key order (compat-facts 3.2): `function`, `configuration`?, `permissions`?, `comment`?. */
+function normalizeFunction(entry: FunctionEntry): FunctionEntry {
+  const out: FunctionEntry = { function: entry.function };
+  if (entry.configuration !== undefined && Object.keys(entry.configuration).length > 0) out.configuration = entry.configuration;
+  if (entry.permissions !== undefined && entry.permissions.length > 0) out.permissions = entry.permissions.slice().sort(byRole);
+  if (entry.comment !== undefined) out.comment = entry.comment;
+  return out;
+}
+
 function normalizeSource(source: SourceEntry): SourceEntry {
   const out: SourceEntry = {
     name: source.name,
@@ -59,17 +68,43 @@ function normalizeSource(source: SourceEntry): SourceEntry {
   };
   if (source.functions !== undefined && source.functions.length > 0) {
     out.functions = source.functions
-      .slice()
+      .map(normalizeFunction)
       .sort((a, b) => compare(a.function.name, b.function.name) || compare(a.function.schema, b.function.schema));
   }
   if (source.configuration !== undefined) out.configuration = source.configuration;
   return out;
 }
 
+const REMOTE_DEFINITION_KEY_ORDER = ['url', 'url_from_env', 'timeout_seconds', 'customization', 'headers', 'forward_client_headers'] as const;
+
+/**
+ * Remote schema entry order (compat-facts 3.2): `name`, `definition`, `comment`?,
+ * `permissions`? by role; the definition's keys in Hasura's order, empty headers
+ * and a false `forward_client_headers` left out.
+ */
+function normalizeRemoteSchema(entry: RemoteSchemaEntry): RemoteSchemaEntry {
+  const definition: Record<string, unknown> = {};
+  for (const key of REMOTE_DEFINITION_KEY_ORDER) {
+    const value = entry.definition[key];
+    if (value === undefined || value === false || (Array.isArray(value) && value.length === 0)) continue;
+    definition[key] = value;
+  }
+  const out: RemoteSchemaEntry = { name: entry.name, definition: definition as RemoteSchemaEntry['definition'] };
+  if (entry.comment !== undefined && entry.comment !== null) out.comment = entry.comment;
+  if (entry.permissions !== undefined && entry.permissions.length > 0) {
+    out.permissions = entry.permissions.map((permission) => {
+      const item: NonNullable<RemoteSchemaEntry['permissions']>[number] = { role: permission.role, definition: { schema: permission.definition.schema } };
+      if (permission.comment !== undefined && permission.comment !== null) item.comment = permission.comment;
+      return item;
+    }).sort(byRole);
+  }
+  return out;
+}
+
 export function normalizeMetadata(metadata: Metadata): Metadata {
   const out: Metadata = { version: 3, sources: metadata.sources.map(normalizeSource).sort(byName) };
   if (metadata.remote_schemas !== undefined && metadata.remote_schemas.length > 0) {
-    out.remote_schemas = metadata.remote_schemas.slice().sort(byName);
+    out.remote_schemas = metadata.remote_schemas.map(normalizeRemoteSchema).sort(byName);
   }
   return out;
 }

@@ -59,6 +59,10 @@ export interface CatalogFunctionArg {
   name: string | null;
   type: string;
   typeSchema: string;
+  /** `pg_type.typtype` of the argument's type (c composite for table rows, b base, p pseudo). */
+  typeKind: string;
+  /** For array arguments, the element's `typname`; otherwise null. */
+  elementType: string | null;
   /** i IN, o OUT, b INOUT, v VARIADIC, t TABLE. */
   mode: string;
   hasDefault: boolean;
@@ -75,6 +79,8 @@ export interface CatalogFunction {
   returnTypeSchema: string;
   /** `pg_type.typtype` of the return type (c composite for table rows, b base, p pseudo). */
   returnTypeKind: string;
+  /** For functions returning an array, the element's `typname`; otherwise null. */
+  returnElementType: string | null;
   args: CatalogFunctionArg[];
   comment: string | null;
 }
@@ -84,6 +90,22 @@ export interface Catalog {
   enums: Map<string, CatalogEnum>;
   /** Keyed by `schema.name`; several entries mean the function is overloaded. */
   functions: Map<string, CatalogFunction[]>;
+  /** The remote servers as this instance knows them (actors/schema/graphql/remote-cache.ts); absent: none. */
+  remote?: RemoteCatalog;
+}
+
+/** A remote schema's last introspection, cached cluster-wide; `introspection` null when it failed. */
+export interface RemoteSnapshot {
+  introspection: string | null;
+  error: string | null;
+  /** When it was fetched (ms since the epoch, database clock); tells a reload from an older fetch. */
+  fetchedAt: number;
+}
+
+export interface RemoteCatalog {
+  snapshots: ReadonlyMap<string, RemoteSnapshot>;
+  /** `--enable-remote-schema-permissions`: without it every role sees every remote schema whole. */
+  permissionsEnabled: boolean;
 }
 
 export function relationKey(schema: string, name: string): string {
@@ -182,12 +204,15 @@ select json_build_object(
       'returnType', rt.typname,
       'returnTypeSchema', rtn.nspname,
       'returnTypeKind', rt.typtype,
+      'returnElementType', ret.typname,
       'comment', obj_description(p.oid, 'pg_proc'),
       'args', coalesce((
         select json_agg(json_build_object(
           'name', nullif(arg.name, ''),
           'type', at.typname,
           'typeSchema', atn.nspname,
+          'typeKind', at.typtype,
+          'elementType', aet.typname,
           'mode', arg.mode,
           'hasDefault', arg.ord > (coalesce(array_length(coalesce(p.proallargtypes, p.proargtypes::oid[]), 1), 0) - p.pronargdefaults)
         ) order by arg.ord)
@@ -197,12 +222,14 @@ select json_build_object(
              with ordinality as arg(typ, mode, name, ord)
         join pg_type at on at.oid = arg.typ
         join pg_namespace atn on atn.oid = at.typnamespace
+        left join pg_type aet on aet.oid = at.typelem and at.typcategory = 'A'
       ), '[]'::json)
     ))
     from pg_proc p
     join pg_namespace n on n.oid = p.pronamespace
     join pg_type rt on rt.oid = p.prorettype
     join pg_namespace rtn on rtn.oid = rt.typnamespace
+    left join pg_type ret on ret.oid = rt.typelem and rt.typcategory = 'A'
     where n.nspname not in ${SYSTEM_SCHEMAS} and n.nspname not like 'pg_temp%' and p.prokind = 'f'
   ), '[]'::json)
 )::text as catalog`;

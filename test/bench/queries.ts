@@ -1,3 +1,5 @@
+import { MUTATION_QUERIES, MUTATION_SQL_PARAMS } from './mutations.js';
+
 /**
  * The benchmarked queries, each in the shape every target understands: this engine's
  * (Hasura's), PostGraphile v5's, and the hand-written single SQL statement that is the
@@ -47,5 +49,7 @@ export const QUERIES: BenchQuery[] = [
   },
 ];
 
+QUERIES.push(...MUTATION_QUERIES);
+
 /** Parameters of the hand-written statements, in the order of QUERIES. */
-export const SQL_PARAMS: unknown[][] = [[12345], [3], [], [3]];
+export const SQL_PARAMS: unknown[][] = [[12345], [3], [], [3], ...MUTATION_SQL_PARAMS];

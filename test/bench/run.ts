@@ -5,6 +5,7 @@ import { runAuthBench } from './auth.js';
 import { seedDataset } from './dataset.js';
 import { load, probe, residentMiB, startTarget, type LoadResult, type Target } from './harness.js';
 import { QUERIES } from './queries.js';
+import { MUTATION_TRACKING, prepareMutationTable } from './mutations.js';
 import { measureSchemaBuild } from './schema-build.js';
 
 /**
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
   try {
     process.stdout.write('seeding the data set...\n');
     await seedDataset(pool);
+    await prepareMutationTable(pool);
     const engine = await startTarget(
       process.execPath,
       ['--import', 'tsx', 'src/main.ts', 'serve'],
@@ -54,7 +56,7 @@ async function main(): Promise<void> {
     targets.push(engine);
     await waitForHealth(engine.url);
     await probe(`${engine.url}/v1/query`, JSON.stringify({ type: 'clear_metadata', args: {} }));
-    const tracked = await probe(`${engine.url}/v1/query`, JSON.stringify({ type: 'bulk', args: TRACKING }));
+    const tracked = await probe(`${engine.url}/v1/query`, JSON.stringify({ type: 'bulk', args: [...TRACKING, ...MUTATION_TRACKING] }));
     if (!Array.isArray(tracked)) throw new Error(`tracking failed: ${JSON.stringify(tracked)}`);
     const postgraphile = await startTarget('test/bench/peers/node_modules/.bin/node', ['test/bench/peers/postgraphile.mjs', database.url, String(POSTGRAPHILE_PORT)], {}, /listening/, () => `http://127.0.0.1:${POSTGRAPHILE_PORT}/graphql`);
     targets.push(postgraphile);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { engineEnv, http, spawnEngineProcess, testPrefix, type EngineProcess } from '../harness/engine.js';
 import { Bus } from '../../src/bus/bus.js';
+import { ACTOR_NAMES } from '../../src/config/options.js';
 import { createLogger } from '../../src/log/logger.js';
 import { inject } from 'vitest';
 import type { Heartbeat } from '../../src/monitor/messages.js';
@@ -45,7 +46,8 @@ describe('two engine processes on one NATS and one database', () => {
       const replies = await bus.gather<Heartbeat>(bus.subjects.monitorPing, {}, 500);
       const instances = new Set(replies.map((reply) => reply.instance));
       expect(instances.size).toBe(2);
-      expect(replies.map((reply) => reply.actor).sort()).toEqual(['auth', 'auth', 'edge', 'edge', 'schema', 'schema']);
+      // Each process runs every actor by default.
+      expect(replies.map((reply) => reply.actor).sort()).toEqual([...ACTOR_NAMES, ...ACTOR_NAMES].sort());
       const beat = await new Promise<Heartbeat>((resolve) => bus.listen<Heartbeat>(bus.subjects.heartbeat('schema', '*'), resolve));
       expect(beat.actor).toBe('schema');
       expect(beat.handled).toBeGreaterThan(0);

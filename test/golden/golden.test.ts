@@ -10,7 +10,8 @@ import { formatSql } from './format-sql.js';
  * optionally `request.json` ({variables, operationName, role, sessionVariables}), beside
  * the statement it must compile to (`expected.sql`, with the bound values as comments)
  * and the response it must produce (`result.json`). Every request must run exactly one
- * statement. `UPDATE_GOLDEN=1 npx vitest run test/golden` rewrites the expected files;
+ * statement, or the number `request.json` gives as `statements` (a nested insert writes,
+ * then reads back); `mutation-*` cases are rolled back. `UPDATE_GOLDEN=1 npx vitest run test/golden` rewrites the expected files;
  * review their diff like code.
  */
 const casesDir = fileURLToPath(new URL('./cases/', import.meta.url));
@@ -30,12 +31,14 @@ describe('SQL compiler golden cases', () => {
     const dir = `${casesDir}${name}/`;
     const query = readFileSync(`${dir}query.graphql`, 'utf8');
     const request = existsSync(`${dir}request.json`) ? JSON.parse(readFileSync(`${dir}request.json`, 'utf8')) : {};
-    const run = await fixture.run(query, request);
+    // Mutation cases are rolled back, so that every case sees the same data set.
+    const run = await fixture.run(query, { ...request, rollback: name.startsWith('mutation-') });
 
     expect(run.body.errors, run.text).toBeUndefined();
-    expect(run.statements).toHaveLength(1);
-    const statement = run.statements[0]!;
-    const sql = formatSql(statement.text) + statement.values.map((value, index) => `-- $${index + 1} = ${JSON.stringify(value)}\n`).join('');
+    expect(run.statements).toHaveLength(request.statements ?? 1);
+    const sql = run.statements
+      .map((statement) => formatSql(statement.text) + statement.values.map((value, index) => `-- $${index + 1} = ${JSON.stringify(value)}\n`).join(''))
+      .join('\n');
     const result = formatJson(run.text);
 
     if (update) {

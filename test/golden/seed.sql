@@ -59,3 +59,13 @@ insert into comment (article_id, commenter_id, body) values
 insert into library.shelf (id, label, owner_id) values
   ('00000000-0000-0000-0000-000000000001', 'Mathematics', 1),
   ('00000000-0000-0000-0000-000000000002', 'Systems', 2);
+
+-- Functions of the function-* cases (issue 6): they return comments, which the anonymous role cannot read.
+create function search_comments(pattern text, max_id int default 1000) returns setof comment
+  language sql stable as $$ select * from comment where body ilike pattern and id <= max_id $$;
+create function my_comments(service_session json) returns setof comment
+  language sql stable as $$ select * from comment where commenter_id = (service_session ->> 'x-service-user-id')::int $$;
+create function author_initial(author_row author) returns text
+  language sql immutable as $$ select left(author_row.name, 1) $$;
+create function author_comments_like(author_row author, pattern text) returns setof comment
+  language sql stable as $$ select * from comment where commenter_id = author_row.id and body ilike pattern $$;

@@ -77,8 +77,8 @@ describe('validation errors', () => {
     expect(chosen.body.data).toEqual({ article: [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }, { id: 5 }] });
   });
 
-  it('has no mutations yet', async () => {
-    const run = await fixture.run('mutation { author { id } }');
+  it('has no mutations for a role without write permissions', async () => {
+    const run = await fixture.run('mutation { author { id } }', { role: 'anonymous' });
     expect(run.body).toEqual(failure('no mutations exist', '$'));
   });
 

@@ -30,6 +30,8 @@ export interface RunOptions {
   operationName?: string;
   role?: string;
   sessionVariables?: Record<string, string>;
+  /** Mutations: end the transaction with ROLLBACK instead of COMMIT, leaving the data set as it was. */
+  rollback?: boolean;
 }
 
 export interface GraphqlFixture {
@@ -66,10 +68,33 @@ export async function setupGraphqlFixture(options: FixtureOptions = {}): Promise
     engine,
     async run(query, options = {}) {
       const statements: ExecutedStatement[] = [];
+      // Transaction control is not recorded: `statements` are the compiled ones.
+      const control = /^(begin|commit|rollback)$/;
       const recording = {
-        query: (config: QueryConfig) => {
+        query: async (config: QueryConfig) => {
           statements.push({ text: config.text, values: config.values ?? [] });
-          return database.pool.query(config);
+          if (options.rollback !== true) return database.pool.query(config);
+          // A statement that is its own transaction, undone.
+          const client = await database.pool.connect();
+          try {
+            await client.query('begin');
+            return await client.query(config);
+          } finally {
+            await client.query('rollback');
+            client.release();
+          }
+        },
+        connect: async () => {
+          const client = await database.pool.connect();
+          return {
+            query: (config: QueryConfig | string) => {
+              if (typeof config === 'string' && control.test(config)) return client.query(options.rollback === true && config === 'commit' ? 'rollback' : config);
+              const query = typeof config === 'string' ? { text: config } : config;
+              statements.push({ text: query.text, values: query.values ?? [] });
+              return client.query(query);
+            },
+            release: (error?: Error) => client.release(error),
+          };
         },
       } as unknown as Pool;
       const session = makeSession(options.role ?? 'admin', options.sessionVariables ?? {});

@@ -2,7 +2,10 @@ import type { Metadata, QualifiedName, Relationship, TableEntry } from '../../..
 import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg/catalog.js';
 import { buildSourceModel } from '../graphql/table-model.js';
 import { selectPermissionProblem } from '../sql/select-permission-check.js';
+import { withFunctionsChecked } from './functions-check.js';
+import { withRemoteSchemasChecked } from '../graphql/remote-consistency.js';
 import type { InconsistentObject } from './inconsistency.js';
+import { withWritePermissionsChecked } from './write-permissions.js';
 
 export interface ConsistencyReport {
   /** The metadata without its inconsistent objects: what the schema is built from. */
@@ -54,7 +57,10 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog): Consiste
   });
 
   const withRelationships: Metadata = { ...metadata, sources: [{ ...source, tables }, ...metadata.sources.slice(1)] };
-  return { consistent: withSelectPermissionsChecked(withRelationships, catalog, inconsistencies), inconsistencies };
+  const withFunctions = withFunctionsChecked(withRelationships, catalog, inconsistencies);
+  const withSelectPermissions = withSelectPermissionsChecked(withFunctions, catalog, inconsistencies);
+  const withWritePermissions = withWritePermissionsChecked(withSelectPermissions, catalog, inconsistencies);
+  return { consistent: withRemoteSchemasChecked(withWritePermissions, catalog, inconsistencies), inconsistencies };
 }
 
 /**

@@ -14,6 +14,7 @@ export type InconsistentObjectType =
   | 'computed_field'
   | 'function'
   | 'remote_schema'
+  | 'remote_schema_permission'
   | 'event_trigger';
 
 export interface InconsistentObject {

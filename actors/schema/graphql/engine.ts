@@ -14,7 +14,12 @@ import { roleAccess, type RoleAccess } from './role-access.js';
 import { buildRoleSchema } from './schema/role-schema.js';
 import { resolveStaticField } from './static-fields.js';
 import { buildSourceModel, type SourceModel } from './table-model.js';
+import { executeMutation } from './mutation-executor.js';
+import { writeAccess, type WriteAccess } from './write-access.js';
 import { hasuraValidationError } from './validation-errors.js';
+import { mergeRemoteViews, type RemoteRoutes } from './remote-merge.js';
+import { executeIfRemote, unservedOperation, type RemoteExecutionContext } from './remote-routing.js';
+import { RemoteSchemaSet } from './remote-views.js';
 
 /** One GraphQL request of a (possibly batched) POST /v1/graphql body. */
 export interface GraphqlRequest {
@@ -23,7 +28,7 @@ export interface GraphqlRequest {
   operationName?: string | null;
 }
 
-export interface ExecutionContext {
+export interface ExecutionContext extends RemoteExecutionContext {
   db: Pool;
   requestId: string;
 }
@@ -43,7 +48,10 @@ export interface GraphqlEngineOptions {
 
 interface RoleRuntime {
   access: RoleAccess;
+  writes: WriteAccess;
   schema: GraphQLSchema;
+  /** Where the role's remote root fields go; null without remote schemas. */
+  remote: RemoteRoutes | null;
 }
 
 type ReadyDocument = Extract<PreparedDocument, { kind: 'ready' }>;
@@ -55,19 +63,29 @@ type ReadyDocument = Extract<PreparedDocument, { kind: 'ready' }>;
  */
 export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options: GraphqlEngineOptions = {}): GraphqlEngine {
   const model = buildSourceModel(metadata, catalog);
+  const remotes = RemoteSchemaSet.from(metadata, catalog);
   const roles = new Map<string, RoleRuntime>();
   const documents = new LruCache<PreparedDocument>(options.planCacheSize ?? 1000);
 
   // Roles named in no permission all see the placeholder schema; they share one runtime
   // so that arbitrary role names cannot each cost a schema.
   const permittedRoles = new Set([ADMIN_ROLE]);
-  for (const table of model.tables.values()) for (const role of table.selectPermissions.keys()) permittedRoles.add(role);
+  for (const table of model.tables.values()) {
+    for (const permissions of [table.selectPermissions, table.insertPermissions, table.updatePermissions, table.deletePermissions]) {
+      for (const role of permissions.keys()) permittedRoles.add(role);
+    }
+  }
+  for (const role of remotes?.permittedRoles() ?? []) permittedRoles.add(role);
+  // Writes also emit the session for event triggers (mutation-plan.ts) only when some exist.
+  const emitSessionMessage = (metadata.sources[0]?.tables ?? []).some((entry) => (entry.event_triggers ?? []).length > 0);
   const runtimeFor = (role: string): RoleRuntime => {
     const key = permittedRoles.has(role) ? role : '';
     let runtime = roles.get(key);
     if (runtime === undefined) {
       const access = roleAccess(model, key);
-      runtime = { access, schema: buildRoleSchema(access) };
+      const writes = writeAccess(model, access);
+      const merged = mergeRemoteViews(buildRoleSchema(access, writes), remotes?.viewsFor(key) ?? []);
+      runtime = { access, writes, schema: merged.schema, remote: merged.routes };
       roles.set(key, runtime);
     }
     return runtime;
@@ -94,6 +112,15 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
       const coerced = getVariableValues(runtime.schema, prepared.operation.variableDefinitions ?? [], request.variables ?? {});
       if (coerced.errors !== undefined) return validationError(variableMessage(coerced.errors[0]!.message));
       const variables = coerced.coerced;
+      if (runtime.remote !== null) {
+        const remote = await executeIfRemote(runtime.remote, runtime.schema, prepared, variables, session, context);
+        if (remote !== undefined) return remote;
+      }
+      if (prepared.operation.operation === 'mutation') {
+        const { access, writes } = runtime;
+        const request = { model, access, writes, operation: prepared.operation, fragments: prepared.fragments, emitSessionMessage };
+        return executeMutation({ document: prepared, request, variables, session, db: context.db });
+      }
 
       let plan: CompiledPlan;
       let values: unknown[];
@@ -140,7 +167,8 @@ function prepareDocument(schema: GraphQLSchema, request: GraphqlRequest): Prepar
   const operations = document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
   const operation = chooseOperation(operations, request.operationName);
   if (typeof operation === 'string') return { kind: 'refused', body: validationError(operation) };
-  if (operation.operation !== 'query') return { kind: 'refused', body: validationError(`no ${operation.operation}s exist`) };
+  const served = operation.operation === 'query' || (operation.operation === 'mutation' && schema.getMutationType() != null);
+  if (!served) return { kind: 'refused', body: unservedOperation(schema, operation) };
 
   const problems = validate(schema, document);
   if (problems.length > 0) return { kind: 'refused', body: errorBody([hasuraValidationError(problems, document)]) };

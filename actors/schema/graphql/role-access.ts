@@ -1,5 +1,7 @@
 import type { BoolExp } from '../../../src/metadata/types.js';
 import { ADMIN_ROLE } from '../../../src/session/session.js';
+import { addFunctionAccess, type FunctionRootTarget } from './function-access.js';
+import type { ComputedFieldModel } from './function-model.js';
 import type { ColumnModel, RelationshipModel, SourceModel, TableModel } from './table-model.js';
 
 /**
@@ -12,12 +14,15 @@ export type FieldTarget =
   | { kind: 'column'; column: ColumnModel }
   | { kind: 'object-relationship'; relationship: RelationshipModel }
   | { kind: 'array-relationship'; relationship: RelationshipModel }
-  | { kind: 'array-aggregate'; relationship: RelationshipModel };
+  | { kind: 'array-aggregate'; relationship: RelationshipModel }
+  | { kind: 'computed-scalar'; field: ComputedFieldModel }
+  | { kind: 'computed-table'; field: ComputedFieldModel };
 
 export type RootFieldTarget =
   | { kind: 'select'; table: string }
   | { kind: 'select-by-pk'; table: string }
-  | { kind: 'select-aggregate'; table: string };
+  | { kind: 'select-aggregate'; table: string }
+  | FunctionRootTarget;
 
 export interface TableAccess {
   model: TableModel;
@@ -38,6 +43,8 @@ export interface RoleAccess {
   role: string;
   tables: Map<string, TableAccess>;
   rootFields: Map<string, RootFieldTarget>;
+  /** Tracked functions the role may call under `mutation_root` (function-access.ts). */
+  functionMutations: Map<string, FunctionRootTarget>;
 }
 
 export function roleAccess(model: SourceModel, role: string): RoleAccess {
@@ -67,7 +74,9 @@ export function roleAccess(model: SourceModel, role: string): RoleAccess {
     if (pkVisible) offer(table.rootFields.selectByPk, 'select_by_pk', { kind: 'select-by-pk', table: key });
     if (access.allowAggregations) offer(table.rootFields.selectAggregate, 'select_aggregate', { kind: 'select-aggregate', table: key });
   }
-  return { role, tables, rootFields };
+  const access: RoleAccess = { role, tables, rootFields, functionMutations: new Map() };
+  addFunctionAccess(access, model, admin);
+  return access;
 }
 
 function tableAccess(

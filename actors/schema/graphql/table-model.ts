@@ -1,6 +1,7 @@
-import type { Metadata, QualifiedName, Relationship, SelectPermission, TableEntry } from '../../../src/metadata/types.js';
+import type { DeletePermission, InsertPermission, Metadata, QualifiedName, Relationship, SelectPermission, TableEntry, UpdatePermission } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg/catalog.js';
 import { columnTypeOf, isGraphqlName, type ColumnType } from './column-types.js';
+import { buildFunctionsModel, type FunctionsModel } from './function-model.js';
 
 /**
  * The tracked tables as the GraphQL layer sees them: metadata joined with the catalog,
@@ -16,6 +17,8 @@ export interface ColumnModel {
   type: ColumnType;
   nullable: boolean;
   description: string | null;
+  /** A generated column: never written by inserts or updates. */
+  generated: boolean;
 }
 
 export interface RelationshipModel {
@@ -27,12 +30,24 @@ export interface RelationshipModel {
   mapping: ReadonlyArray<readonly [string, string]>;
   /** A manual object relationship may match several rows; only the first is taken. */
   manual: boolean;
+  /**
+   * For nested inserts: whether the related row is written before this one (this table
+   * holds the foreign key) or after it (the related table does).
+   */
+  insertOrder: 'before' | 'after';
 }
 
 export interface RootFieldNames {
   select: string;
   selectByPk: string;
   selectAggregate: string;
+  insert: string;
+  insertOne: string;
+  update: string;
+  updateByPk: string;
+  updateMany: string;
+  delete: string;
+  deleteByPk: string;
 }
 
 export interface TableModel {
@@ -46,11 +61,18 @@ export interface TableModel {
   primaryKey: ColumnModel[];
   relationships: RelationshipModel[];
   selectPermissions: Map<string, SelectPermission>;
+  insertPermissions: Map<string, InsertPermission>;
+  updatePermissions: Map<string, UpdatePermission>;
+  deletePermissions: Map<string, DeletePermission>;
+  /** Unique and primary key constraints: what an upsert's `on_conflict` may name. */
+  uniqueConstraints: ReadonlyArray<{ name: string; columns: string[] }>;
   description: string | null;
 }
 
 export interface SourceModel {
   tables: Map<string, TableModel>;
+  /** Tracked functions and computed fields (function-model.ts). */
+  functions: FunctionsModel;
 }
 
 export function buildSourceModel(metadata: Metadata, catalog: Catalog): SourceModel {
@@ -61,7 +83,7 @@ export function buildSourceModel(metadata: Metadata, catalog: Catalog): SourceMo
     const model = tableModel(entry, relation, catalog);
     if (model !== null) tables.set(model.key, model);
   }
-  return { tables };
+  return { tables, functions: buildFunctionsModel(metadata, catalog) };
 }
 
 function tableModel(entry: TableEntry, relation: CatalogRelation, catalog: Catalog): TableModel | null {
@@ -75,7 +97,7 @@ function tableModel(entry: TableEntry, relation: CatalogRelation, catalog: Catal
     const fieldName = configuration.column_config?.[column.name]?.custom_name ?? configuration.custom_column_names?.[column.name] ?? column.name;
     if (type === null || !isGraphqlName(fieldName)) continue;
     const description = configuration.column_config?.[column.name]?.comment ?? column.comment;
-    columns.push({ name: column.name, fieldName, type, nullable: column.nullable, description });
+    columns.push({ name: column.name, fieldName, type, nullable: column.nullable, description, generated: column.isGenerated });
   }
   const columnsByName = new Map(columns.map((column) => [column.name, column]));
   const primaryKey = relation.primaryKey.map((name) => columnsByName.get(name));
@@ -96,12 +118,23 @@ function tableModel(entry: TableEntry, relation: CatalogRelation, catalog: Catal
       select: rootFieldName(configuration.custom_root_fields?.select, typeName),
       selectByPk: rootFieldName(configuration.custom_root_fields?.select_by_pk, `${typeName}_by_pk`),
       selectAggregate: rootFieldName(configuration.custom_root_fields?.select_aggregate, `${typeName}_aggregate`),
+      insert: rootFieldName(configuration.custom_root_fields?.insert, `insert_${typeName}`),
+      insertOne: rootFieldName(configuration.custom_root_fields?.insert_one, `insert_${typeName}_one`),
+      update: rootFieldName(configuration.custom_root_fields?.update, `update_${typeName}`),
+      updateByPk: rootFieldName(configuration.custom_root_fields?.update_by_pk, `update_${typeName}_by_pk`),
+      updateMany: rootFieldName(configuration.custom_root_fields?.update_many, `update_${typeName}_many`),
+      delete: rootFieldName(configuration.custom_root_fields?.delete, `delete_${typeName}`),
+      deleteByPk: rootFieldName(configuration.custom_root_fields?.delete_by_pk, `delete_${typeName}_by_pk`),
     },
     columns,
     columnsByName,
     primaryKey: primaryKey.every((column) => column !== undefined) ? (primaryKey as ColumnModel[]) : [],
     relationships,
     selectPermissions: new Map((entry.select_permissions ?? []).map((item) => [item.role, item.permission])),
+    insertPermissions: new Map((entry.insert_permissions ?? []).map((item) => [item.role, item.permission])),
+    updatePermissions: new Map((entry.update_permissions ?? []).map((item) => [item.role, item.permission])),
+    deletePermissions: new Map((entry.delete_permissions ?? []).map((item) => [item.role, item.permission])),
+    uniqueConstraints: relation.uniqueConstraints,
     description: configuration.comment ?? relation.comment,
   };
 }
@@ -126,7 +159,8 @@ function resolveRelationship(
   if ('manual_configuration' in using) {
     const remote = qualifiedTable(using.manual_configuration.remote_table);
     const mapping = Object.entries(using.manual_configuration.column_mapping).map(([from, to]) => [from, to] as const);
-    return { name: relationship.name, kind, target: relationKey(remote.schema, remote.name), mapping, manual: true };
+    const insertOrder = (using.manual_configuration.insertion_order ?? (kind === 'object' ? 'before_parent' : 'after_parent')) === 'before_parent' ? 'before' : 'after';
+    return { name: relationship.name, kind, target: relationKey(remote.schema, remote.name), mapping, manual: true, insertOrder };
   }
   const on = using.foreign_key_constraint_on;
   if (typeof on === 'string' || Array.isArray(on)) {
@@ -134,7 +168,7 @@ function resolveRelationship(
     const fk = relation.foreignKeys.find((key) => sameColumns(key.columns, columns));
     if (fk === undefined) return null;
     const mapping = fk.columns.map((column, index) => [column, fk.refColumns[index]!] as const);
-    return { name: relationship.name, kind, target: relationKey(fk.refSchema, fk.refTable), mapping, manual: false };
+    return { name: relationship.name, kind, target: relationKey(fk.refSchema, fk.refTable), mapping, manual: false, insertOrder: 'before' };
   }
   const other = qualifiedTable(on.table);
   const otherRelation = catalog.relations.get(relationKey(other.schema, other.name));
@@ -144,7 +178,7 @@ function resolveRelationship(
   );
   if (fk === undefined) return null;
   const mapping = fk.refColumns.map((column, index) => [column, fk.columns[index]!] as const);
-  return { name: relationship.name, kind, target: relationKey(other.schema, other.name), mapping, manual: false };
+  return { name: relationship.name, kind, target: relationKey(other.schema, other.name), mapping, manual: false, insertOrder: 'after' };
 }
 
 /**

@@ -5,6 +5,7 @@ import { DEFAULT_SOURCE, emptyMetadata, type Metadata } from '../../../src/metad
 import { checkConsistency } from '../consistency/check.js';
 import type { InconsistentObject } from '../consistency/inconsistency.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
+import { refreshRemoteSnapshots, remotesToIntrospect, remotesToReload } from './remote-schemas.js';
 
 type Empty = Record<string, never>;
 
@@ -52,7 +53,9 @@ export const replaceMetadata: Operation<Metadata> = {
   argsSchema: 'query/replace_metadata',
   upgradeArgs: upgradeMetadata,
   async run(args, context) {
-    return { response: SUCCESS, metadata: checkSources(args, context), consistency: 'none-at-all' };
+    const metadata = checkSources(args, context);
+    await refreshRemoteSnapshots(context, remotesToIntrospect(context, metadata));
+    return { response: SUCCESS, metadata, consistency: 'none-at-all' };
   },
 };
 
@@ -64,7 +67,8 @@ export const replaceMetadataV2: Operation<{ allow_inconsistent_metadata?: boolea
     typeof args === 'object' && args !== null && 'metadata' in args ? { ...args, metadata: upgradeMetadata(args.metadata) } : args,
   async run(args, context) {
     const metadata = normalizeMetadata(checkSources(args.metadata, { ...context, argsPath: `${context.argsPath}.metadata` }));
-    const report = checkConsistency(metadata, context.catalog);
+    await refreshRemoteSnapshots(context, remotesToIntrospect(context, metadata));
+    const report = checkConsistency(metadata, await context.reloadCatalog());
     return {
       response: consistencyReport(report.inconsistencies),
       metadata,
@@ -84,10 +88,14 @@ export const clearMetadata: Operation<Empty> = {
 export const reloadMetadata: Operation<{ reload_remote_schemas?: boolean | string[]; reload_sources?: boolean | string[] }> = {
   type: 'reload_metadata',
   argsSchema: 'query/reload_metadata',
-  async run(_args, context) {
+  async run(args, context) {
+    const remotes = remotesToReload(context, args.reload_remote_schemas);
+    await refreshRemoteSnapshots(context, remotes);
     const catalog = await context.reloadCatalog();
     const report = checkConsistency(context.metadata, catalog);
-    return { response: { message: 'success', ...consistencyReport(report.inconsistencies) }, catalogChanged: true };
+    const response = { message: 'success', ...consistencyReport(report.inconsistencies) };
+    // Rewriting the same metadata moves the version on, so every instance re-reads the refreshed remote schemas.
+    return remotes.length === 0 ? { response, catalogChanged: true } : { response, metadata: context.metadata, consistency: 'allow' };
   },
 };
 

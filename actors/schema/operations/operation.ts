@@ -1,3 +1,4 @@
+import type { ActorRequest } from '../../../src/bus/actor-request.js';
 import type { Logger } from '../../../src/log/logger.js';
 import type { Metadata } from '../../../src/metadata/types.js';
 import type { Catalog } from '../../../src/pg/catalog.js';
@@ -25,6 +26,8 @@ export interface OperationContext {
   transaction(): Promise<PoolClient>;
   /** Re-reads the database catalog (inside the transaction, if one is open). */
   reloadCatalog(): Promise<Catalog>;
+  /** Asks the actor that owns a check (functions, remote schemas, triggers) over the bus. */
+  readonly request: ActorRequest;
 }
 
 /**

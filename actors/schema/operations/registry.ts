@@ -9,8 +9,13 @@ import {
   replaceMetadata,
   replaceMetadataV2,
 } from './metadata-ops.js';
+import { addComputedField, dropComputedField } from './computed-fields.js';
+import { EVENT_TRIGGER_OPERATIONS } from './event-triggers.js';
+import { createFunctionPermission, dropFunctionPermission, setFunctionCustomization, trackFunction, trackFunctionV2, untrackFunction } from './functions.js';
 import type { Operation } from './operation.js';
 import { createSelectPermission, dropSelectPermission } from './permissions.js';
+import { createDeletePermission, createInsertPermission, createUpdatePermission, dropDeletePermission, dropInsertPermission, dropUpdatePermission } from './permissions-write.js';
+import { REMOTE_SCHEMA_OPERATIONS } from './remote-schemas.js';
 import { createArrayRelationship, createObjectRelationship, dropRelationship, renameRelationship } from './relationships.js';
 import { runSql } from './run-sql.js';
 import { setTableCustomization, trackTable, trackTableV2, untrackTable } from './tables.js';
@@ -35,7 +40,23 @@ const OPERATIONS: readonly Operation<never>[] = [
   renameRelationship,
   createSelectPermission,
   dropSelectPermission,
+  createInsertPermission,
+  dropInsertPermission,
+  createUpdatePermission,
+  dropUpdatePermission,
+  createDeletePermission,
+  dropDeletePermission,
   runSql,
+  ...EVENT_TRIGGER_OPERATIONS,
+  ...REMOTE_SCHEMA_OPERATIONS,
+  trackFunction,
+  trackFunctionV2,
+  untrackFunction,
+  setFunctionCustomization,
+  createFunctionPermission,
+  dropFunctionPermission,
+  addComputedField,
+  dropComputedField,
 ] as Operation<never>[];
 
 const byKey = new Map(OPERATIONS.map((operation) => [`${operation.type}@${operation.version ?? 1}`, operation]));

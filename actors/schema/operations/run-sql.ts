@@ -19,6 +19,7 @@ const TEXT_TYPES = { getTypeParser: () => (value: string) => value } as unknown 
 function describe(item: InconsistentObject): string {
   const definition = item.definition as { name?: string; table?: { schema: string; name: string }; schema?: string };
   if (item.type === 'table') return `table ${displayTable(definition as { schema: string; name: string })}`;
+  if (item.type === 'function') return `function ${displayTable((item.definition as { function: { schema: string; name: string } }).function)}`;
   if (definition.table !== undefined) return `${item.type.replace('_', ' ')} ${displayTable(definition.table)}.${definition.name ?? ''}`;
   return `${item.type.replace('_', ' ')} ${definition.name ?? ''}`;
 }
@@ -53,6 +54,12 @@ export const runSql: Operation<RunSqlArgs> = {
     const report = checkConsistency(context.metadata, catalog);
     const broken = newInconsistencies(context.inconsistencies, report.inconsistencies);
     if (broken.length === 0) return { response, catalogChanged: true };
+    // Compat-facts 6.3: overloading a tracked function is refused, cascade or not.
+    const overloaded = broken.filter((item) => item.type === 'function' && item.reason.endsWith('Overloaded functions are not supported'));
+    if (overloaded.length > 0) {
+      const names = overloaded.map((item) => (item.definition as { function: { name: string } }).function.name).join(', ');
+      throw errors.notSupported(context.argsPath, `the following tracked function(s) cannot be overloaded: ${names}`);
+    }
     if (args.cascade !== true) {
       throw errors.dependencyError(context.argsPath, `cannot drop due to the following dependent objects : ${broken.map(describe).join(', ')}`).withInternal(broken);
     }

@@ -7,6 +7,7 @@ import { collectFields, type CollectedField } from './fields.js';
 import { InputReader, type VariableUse } from './input.js';
 import { ParamList, type ParamSource } from './params.js';
 import { compileAggregate, compileByPk, compileList } from './select.js';
+import { compileFunctionRoot } from './function-select.js';
 import { AliasGenerator, jsonObject, nameLiteral } from './sql-text.js';
 
 /**
@@ -80,5 +81,8 @@ function rootValue(context: CompileContext, resolveStatic: StaticFieldResolver, 
       return { kind: 'sql', expression: compileByPk(context, access, field) };
     case 'select-aggregate':
       return { kind: 'sql', expression: compileAggregate(context, access, field) };
+    case 'function':
+    case 'function-aggregate':
+      return { kind: 'sql', expression: compileFunctionRoot(context, target, field) };
   }
 }

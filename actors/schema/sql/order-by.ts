@@ -2,6 +2,7 @@ import type { TableAccess } from '../graphql/role-access.js';
 import type { RelationshipModel } from '../graphql/table-model.js';
 import { invariant } from '../../../src/errors/service-error.js';
 import { tableAccessOf, type CompileContext } from './context.js';
+import { compileComputedScalar } from './function-select.js';
 import type { Input } from './input.js';
 import { joinCondition } from './relationships.js';
 import { and, columnRef, tableRef } from './sql-text.js';
@@ -57,6 +58,8 @@ function orderKeys(context: CompileContext, access: TableAccess, alias: string, 
       }
     } else if (target.kind === 'array-aggregate') {
       keys.push(...aggregateKeys(context, target.relationship, alias, value));
+    } else if (target.kind === 'computed-scalar') {
+      keys.push({ expression: compileComputedScalar(context, access, alias, target.field, null), ...direction(context, value) });
     }
   }
   return keys;

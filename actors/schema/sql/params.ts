@@ -16,7 +16,11 @@ export type ParamEncoding =
 export type ParamSource =
   | { kind: 'constant'; value: unknown }
   | { kind: 'variable'; name: string; encoding: ParamEncoding }
-  | { kind: 'session'; name: string };
+  | { kind: 'session'; name: string }
+  /** All session variables as one JSON object (the `service.user` setting of a mutation). */
+  | { kind: 'session-json' }
+  /** A value the previous statement of the same mutation field returned (its column `name`). */
+  | { kind: 'carried'; name: string };
 
 export class ParamList {
   readonly sources: ParamSource[] = [];
@@ -60,11 +64,18 @@ export function encodeValue(value: unknown, encoding: ParamEncoding): unknown {
 }
 
 /** The values of a request, in parameter order. Session variable names are lower-case (session.ts). */
-export function bindParams(sources: readonly ParamSource[], variables: Record<string, unknown>, sessionVariables: Record<string, string>): unknown[] {
+export function bindParams(
+  sources: readonly ParamSource[],
+  variables: Record<string, unknown>,
+  sessionVariables: Record<string, string>,
+  carried: Record<string, unknown> = {},
+): unknown[] {
   const missing: string[] = [];
   const values = sources.map((source) => {
     if (source.kind === 'constant') return source.value;
     if (source.kind === 'variable') return encodeValue(variables[source.name], source.encoding);
+    if (source.kind === 'session-json') return JSON.stringify(sessionVariables);
+    if (source.kind === 'carried') return carried[source.name] ?? null;
     const value = sessionVariables[source.name];
     if (value === undefined) missing.push(source.name);
     return value ?? null;

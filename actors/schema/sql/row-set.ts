@@ -1,10 +1,10 @@
 import type { TableAccess } from '../graphql/role-access.js';
-import { quoteIdent } from '../../../src/pg/quote.js';
+import { qualified, quoteIdent } from '../../../src/pg/quote.js';
 import type { CompileContext } from './context.js';
 import { argumentsOf, type CollectedField } from './fields.js';
 import { compileOrderBy, renderOrderKeys, type OrderKey } from './order-by.js';
 import { QueryError } from './query-error.js';
-import { and, columnRef, tableRef } from './sql-text.js';
+import { and, columnRef } from './sql-text.js';
 import { compileWhere, permissionFilter } from './where.js';
 
 /**
@@ -15,6 +15,8 @@ import { compileWhere, permissionFilter } from './where.js';
 export interface RowSet {
   access: TableAccess;
   alias: string;
+  /** What the rows are read from: the table, or a function call returning its rows. */
+  source: string;
   conditions: string[];
   orderKeys: OrderKey[];
   distinctOn: string[];
@@ -22,7 +24,7 @@ export interface RowSet {
   offset: string | null;
 }
 
-export function rowSet(context: CompileContext, access: TableAccess, field: CollectedField, join?: (alias: string) => string): RowSet {
+export function rowSet(context: CompileContext, access: TableAccess, field: CollectedField, join?: (alias: string) => string, source?: string): RowSet {
   const { reader, params } = context;
   const alias = context.aliases.fresh();
   const args = argumentsOf(field);
@@ -60,7 +62,7 @@ export function rowSet(context: CompileContext, access: TableAccess, field: Coll
   const offsetInput = args.get('offset');
   const offset = offsetInput === undefined || reader.isNull(offsetInput) ? null : reader.param(offsetInput, params, 'int4', 'plain', 'Int');
 
-  return { access, alias, conditions, orderKeys, distinctOn, limit, offset };
+  return { access, alias, source: source ?? qualified(access.model.table.schema, access.model.table.name), conditions, orderKeys, distinctOn, limit, offset };
 }
 
 /**
@@ -69,7 +71,7 @@ export function rowSet(context: CompileContext, access: TableAccess, field: Coll
  * selections are only evaluated for the rows returned.
  */
 export function renderRows(rows: RowSet): string {
-  const table = tableRef(rows.access.model.table, rows.alias);
+  const table = `${rows.source} as ${quoteIdent(rows.alias)}`;
   const where = rows.conditions.length === 0 ? '' : ` where ${and(rows.conditions)}`;
   if (rows.limit === null && rows.offset === null && rows.distinctOn.length === 0) return `from ${table}${where}`;
   const distinct = rows.distinctOn.length === 0 ? '' : `distinct on (${rows.distinctOn.join(', ')}) `;

@@ -33,7 +33,8 @@ export function selectPermissionProblem(model: SourceModel, catalog: Catalog, ta
   return filterProblem(model, table, table, permission.filter ?? {}, '$.filter');
 }
 
-function filterProblem(model: SourceModel, table: TableModel, root: TableModel, filter: unknown, path: string): PermissionProblem | null {
+/** Checks a permission's boolean expression (`filter`, `check`) on `table`. */
+export function filterProblem(model: SourceModel, table: TableModel, root: TableModel, filter: unknown, path: string): PermissionProblem | null {
   if (!isObject(filter)) return { path, message: 'expected an object for a boolean expression' };
   for (const [key, value] of Object.entries(filter)) {
     const problem = fieldProblem(model, table, root, key, value, `${path}.${key}`);

@@ -3,6 +3,7 @@ import type { RelationshipModel } from '../graphql/table-model.js';
 import { typeNames } from '../graphql/type-names.js';
 import { invariant } from '../../../src/errors/service-error.js';
 import { compileAggregateSelection } from './aggregate.js';
+import { compileComputedScalar, compileComputedTable } from './function-select.js';
 import { tableAccessOf, type CompileContext } from './context.js';
 import { argumentsOf, collectFields, subSelections, type CollectedField } from './fields.js';
 import { rowSet, renderRows, type RowSet } from './row-set.js';
@@ -19,14 +20,14 @@ import { permissionFilter } from './where.js';
  */
 
 /** `<t>(where, order_by, limit, offset, distinct_on) { ... }` as a JSON array. */
-export function compileList(context: CompileContext, access: TableAccess, field: CollectedField, join?: Join): string {
-  const rows = rowSet(context, access, field, join);
+export function compileList(context: CompileContext, access: TableAccess, field: CollectedField, join?: Join, source?: string): string {
+  const rows = rowSet(context, access, field, join, source);
   return `(select coalesce(json_agg(${rowObject(context, rows.access, rows.alias, field)}${aggregateOrder(rows)}), '[]') ${renderRows(rows)})`;
 }
 
 /** `<t>_aggregate(...) { aggregate {...} nodes {...} }` as a JSON object. */
-export function compileAggregate(context: CompileContext, access: TableAccess, field: CollectedField, join?: Join): string {
-  const rows = rowSet(context, access, field, join);
+export function compileAggregate(context: CompileContext, access: TableAccess, field: CollectedField, join?: Join, source?: string): string {
+  const rows = rowSet(context, access, field, join, source);
   const typeName = typeNames.aggregate(access.model.typeName);
   const pairs = collectFields(context, typeName, subSelections(field), field.path).map((sub): [string, string] => {
     if (sub.name === '__typename') return [sub.responseKey, nameLiteral(typeName)];
@@ -59,7 +60,7 @@ function relationshipJoin(relationship: RelationshipModel, parentAlias: string):
 }
 
 /** One row as a JSON object of the selected fields, keys in selection order. */
-function rowObject(context: CompileContext, access: TableAccess, alias: string, field: CollectedField): string {
+export function rowObject(context: CompileContext, access: TableAccess, alias: string, field: CollectedField): string {
   const typeName = typeNames.object(access.model.typeName);
   const pairs = collectFields(context, typeName, subSelections(field), field.path).map((sub): [string, string] => [
     sub.responseKey,
@@ -82,6 +83,10 @@ function fieldValue(context: CompileContext, access: TableAccess, alias: string,
       return compileList(context, tableAccessOf(context, target.relationship.target), field, relationshipJoin(target.relationship, alias));
     case 'array-aggregate':
       return compileAggregate(context, tableAccessOf(context, target.relationship.target), field, relationshipJoin(target.relationship, alias));
+    case 'computed-scalar':
+      return compileComputedScalar(context, access, alias, target.field, field);
+    case 'computed-table':
+      return compileComputedTable(context, access, alias, target.field, field);
   }
 }
 

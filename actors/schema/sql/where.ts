@@ -1,7 +1,10 @@
 import { qualifiedTable, type ColumnModel, type RelationshipModel, type TableModel } from '../graphql/table-model.js';
 import type { TableAccess } from '../graphql/role-access.js';
 import { relationKey } from '../../../src/pg/catalog.js';
+import type { BoolExp } from '../../../src/metadata/types.js';
+import type { ColumnType } from '../graphql/column-types.js';
 import { tableAccessOf, type CompileContext } from './context.js';
+import { compileComputedScalar } from './function-select.js';
 import { permissionInput, type Input } from './input.js';
 import { operandParam, operatorNamed } from './operators.js';
 import { QueryError } from './query-error.js';
@@ -40,6 +43,12 @@ export function permissionFilter(context: CompileContext, access: TableAccess, a
   return boolExp(context, scope, permissionInput(access.filter, '$'));
 }
 
+/** A permission's boolean expression (an insert or update `check`, an update or delete `filter`) on `table` under `alias`. */
+export function permissionCondition(context: CompileContext, table: TableModel, filter: BoolExp, alias: string): string {
+  const scope: Scope = { mode: 'permission', table, access: null, alias, rootAlias: alias };
+  return boolExp(context, scope, permissionInput(filter, '$'));
+}
+
 function boolExp(context: CompileContext, scope: Scope, input: Input): string {
   if (context.reader.isNull(input)) return 'true';
   const conditions: string[] = [];
@@ -65,6 +74,11 @@ function fieldCondition(context: CompileContext, scope: Scope, key: string, valu
   }
   const column = scope.mode === 'query' ? scope.access!.columnsByField.get(key) : scope.table.columnsByName.get(key);
   if (column !== undefined) return comparison(context, scope, column, value);
+  const computed = scope.mode === 'query' ? scope.access!.fields.get(key) : undefined;
+  if (computed?.kind === 'computed-scalar' && computed.field.returns.kind === 'scalar') {
+    const subject = compileComputedScalar(context, scope.access!, scope.alias, computed.field, null);
+    return comparison(context, scope, { subject, type: computed.field.returns.type }, value);
+  }
   const relationship = relationshipNamed(scope, key);
   if (relationship !== undefined) return relationshipCondition(context, scope, relationship, value);
   throw new QueryError(`field ${JSON.stringify(key)} not found in type: ${JSON.stringify(`${scope.table.typeName}_bool_exp`)}`, value.path);
@@ -112,9 +126,10 @@ function existsCondition(context: CompileContext, scope: Scope, value: Input): s
 
 const COLUMN_OPERATORS: Record<string, string> = { _ceq: '=', _cne: '<>', _cneq: '<>', _cgt: '>', _clt: '<', _cgte: '>=', _clte: '<=' };
 
-function comparison(context: CompileContext, scope: Scope, column: ColumnModel, input: Input): string {
+/** Compares a column, or an expression such as a scalar computed field's call, with the operators of its type. */
+function comparison(context: CompileContext, scope: Scope, column: ColumnModel | { subject: string; type: ColumnType }, input: Input): string {
   const { reader, params } = context;
-  const subject = columnRef(scope.alias, column.name);
+  const subject = 'subject' in column ? column.subject : columnRef(scope.alias, column.name);
   const conditions: string[] = [];
   // A permission may write `{column: value}` for `{column: {_eq: value}}` (Hasura's shorthand).
   const shorthand = input.source === 'permission' && (typeof input.value !== 'object' || input.value === null || Array.isArray(input.value));

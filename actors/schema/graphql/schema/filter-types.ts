@@ -3,6 +3,7 @@ import type { ColumnType } from '../column-types.js';
 import type { RoleAccess, TableAccess } from '../role-access.js';
 import { typeNames } from '../type-names.js';
 import { operatorsFor, type OperandKind } from '../../sql/operators.js';
+import { plainScalarType } from './function-types.js';
 import { nonNullList, scalarType, type TypeRegistry } from './type-registry.js';
 
 /** `<t>_bool_exp` and the `<type>_comparison_exp` types of its columns (the `where` argument). */
@@ -20,6 +21,10 @@ export function boolExpType(registry: TypeRegistry, role: RoleAccess, access: Ta
       };
       for (const [fieldName, target] of access.fields) {
         if (target.kind === 'column') fields[fieldName] = { type: comparisonType(registry, target.column.type) };
+        else if (target.kind === 'computed-scalar') {
+          const type = plainScalarType(target.field);
+          if (type !== null) fields[fieldName] = { type: comparisonType(registry, type) };
+        }
         else if (target.kind === 'object-relationship' || target.kind === 'array-relationship') {
           fields[fieldName] = { type: boolExpType(registry, role, role.tables.get(target.relationship.target)!) };
         }

@@ -2,6 +2,7 @@ import { GraphQLInputObjectType, type GraphQLInputFieldConfigMap } from 'graphql
 import { isComparable, isNumeric, type ColumnType } from '../column-types.js';
 import type { RoleAccess, TableAccess } from '../role-access.js';
 import { typeNames } from '../type-names.js';
+import { plainScalarType } from './function-types.js';
 import { orderByEnum, type TypeRegistry } from './type-registry.js';
 
 /** `<t>_order_by`: columns, object relationships and `<rel>_aggregate` orderings. */
@@ -14,6 +15,7 @@ export function orderByType(registry: TypeRegistry, role: RoleAccess, access: Ta
       const fields: GraphQLInputFieldConfigMap = {};
       for (const [fieldName, target] of access.fields) {
         if (target.kind === 'column') fields[fieldName] = { type: orderByEnum() };
+        else if (target.kind === 'computed-scalar' && plainScalarType(target.field) !== null) fields[fieldName] = { type: orderByEnum() };
         else if (target.kind === 'object-relationship') fields[fieldName] = { type: orderByType(registry, role, role.tables.get(target.relationship.target)!) };
         else if (target.kind === 'array-aggregate') fields[fieldName] = { type: aggregateOrderByType(registry, role.tables.get(target.relationship.target)!) };
       }

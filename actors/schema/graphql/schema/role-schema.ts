@@ -3,6 +3,10 @@ import type { RoleAccess } from '../role-access.js';
 import { QUERY_ROOT } from '../type-names.js';
 import { columnOutputType, nonNullList, TypeRegistry } from './type-registry.js';
 import { selectArguments, tableAggregateType, tableObjectType } from './table-types.js';
+import { functionMutationFields, functionRootField } from './function-types.js';
+import type { WriteAccess } from '../write-access.js';
+import { MUTATION_ROOT } from '../mutation-names.js';
+import { mutationFields } from './mutation-types.js';
 
 /**
  * The GraphQL schema one role sees (compat-facts 8): only the tables, columns, root
@@ -12,13 +16,20 @@ import { selectArguments, tableAggregateType, tableObjectType } from './table-ty
  */
 export const PLACEHOLDER_FIELD = 'no_queries_available';
 
-export function buildRoleSchema(role: RoleAccess): GraphQLSchema {
+export function buildRoleSchema(role: RoleAccess, writes?: WriteAccess): GraphQLSchema {
   const registry = new TypeRegistry();
   const query = new GraphQLObjectType({
     name: QUERY_ROOT,
     fields: () => (role.rootFields.size === 0 ? placeholderFields() : queryFields(registry, role)),
   });
-  return new GraphQLSchema({ query });
+  const tableMutations = writes !== undefined && writes.rootFields.size > 0;
+  const mutation = !tableMutations && role.functionMutations.size === 0
+    ? undefined
+    : new GraphQLObjectType({
+      name: MUTATION_ROOT,
+      fields: () => ({ ...(tableMutations ? mutationFields(registry, role, writes) : {}), ...functionMutationFields(registry, role) }),
+    });
+  return new GraphQLSchema({ query, ...(mutation === undefined ? {} : { mutation }) });
 }
 
 function queryFields(registry: TypeRegistry, role: RoleAccess): GraphQLFieldConfigMap<unknown, unknown> {
@@ -47,6 +58,10 @@ function queryFields(registry: TypeRegistry, role: RoleAccess): GraphQLFieldConf
           args: selectArguments(registry, role, access),
           description: `fetch aggregated fields from the table: ${table}`,
         };
+        break;
+      case 'function':
+      case 'function-aggregate':
+        fields[name] = functionRootField(registry, role, target);
         break;
     }
   }

@@ -11,6 +11,7 @@ import {
 import type { RoleAccess, TableAccess } from '../role-access.js';
 import { typeNames } from '../type-names.js';
 import { boolExpType } from './filter-types.js';
+import { computedField } from './function-types.js';
 import { aggregatedColumns, COMPARABLE_FUNCTIONS, NUMERIC_FUNCTIONS, orderByType } from './order-types.js';
 import { columnOutputType, nonNullList, scalarType, type TypeRegistry } from './type-registry.js';
 
@@ -29,6 +30,10 @@ export function tableObjectType(registry: TypeRegistry, role: RoleAccess, access
         if (target.kind === 'column') {
           const { column } = target;
           fields[fieldName] = { type: columnOutputType(column.type, column.nullable), ...(column.description === null ? {} : { description: column.description }) };
+          continue;
+        }
+        if (target.kind === 'computed-scalar' || target.kind === 'computed-table') {
+          fields[fieldName] = computedField(registry, role, target.field);
           continue;
         }
         const related = role.tables.get(target.relationship.target)!;

@@ -1,0 +1,42 @@
+import type { Metadata, PermissionEntry, TableEntry } from '../../../src/metadata/types.js';
+import { relationKey, type Catalog } from '../../../src/pg/catalog.js';
+import { buildSourceModel } from '../graphql/table-model.js';
+import { writePermissionProblem, type WritePermission } from '../sql/write-permission-check.js';
+import { displayTable } from './check.js';
+import type { InconsistentObject } from './inconsistency.js';
+
+const KINDS = ['insert', 'update', 'delete'] as const;
+
+/**
+ * Insert, update and delete permissions, checked like select permissions and at the same
+ * point (after broken relationships are taken out, since `check` and `filter` may
+ * traverse them): a broken one is reported as `<kind>_permission` and left out.
+ */
+export function withWritePermissionsChecked(metadata: Metadata, catalog: Catalog, inconsistencies: InconsistentObject[]): Metadata {
+  const source = metadata.sources[0];
+  if (source === undefined) return metadata;
+  const model = buildSourceModel(metadata, catalog);
+  const tables = source.tables.map((entry) => {
+    const key = relationKey(entry.table.schema, entry.table.name);
+    const next: TableEntry = { ...entry };
+    for (const kind of KINDS) {
+      const field = `${kind}_permissions` as const;
+      const list = entry[field] as PermissionEntry<unknown>[] | undefined;
+      if (list === undefined) continue;
+      const kept = list.filter((item) => {
+        const problem = writePermissionProblem(model, catalog, key, { kind, permission: item.permission } as WritePermission);
+        if (problem === null) return true;
+        inconsistencies.push({
+          type: `${kind}_permission`,
+          definition: { role: item.role, permission: item.permission, source: source.name, table: entry.table },
+          reason: `in table ${JSON.stringify(displayTable(entry.table))}: in permission for role ${JSON.stringify(item.role)}: ${problem.message}`,
+        });
+        return false;
+      });
+      if (kept.length === 0) delete next[field];
+      else (next as unknown as Record<string, unknown>)[field] = kept;
+    }
+    return next;
+  });
+  return { ...metadata, sources: [{ ...source, tables }, ...metadata.sources.slice(1)] };
+}

@@ -1,0 +1,166 @@
+import {
+  getNamedType,
+  isInputObjectType,
+  Kind,
+  parseType,
+  print,
+  TypeInfo,
+  typeFromAST,
+  visit,
+  visitWithTypeInfo,
+  type ArgumentNode,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  type ObjectFieldNode,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type VariableDefinitionNode,
+} from 'graphql';
+import type { PresetSpot } from '../../remote-schema/permissions/role-view.js';
+import type { RemoteRoutes } from './remote-merge.js';
+import type { RoleRemote } from './remote-views.js';
+
+/**
+ * How one validated operation of a role reaches a remote server (interface 4.3 rule 3:
+ * all its top-level fields come from one server): the whole operation goes upstream as
+ * ONE request, as Hasura sends it, so the remote's data and errors come back as the
+ * remote wrote them. Built once per (role, document) and kept with the prepared document.
+ */
+export interface ForwardPlan {
+  remote: RoleRemote;
+  /** The upstream operation's text: root type conditions renamed, presets injected, root introspection fields left here. */
+  query: string;
+  operationName: string | null;
+  /** Root `__typename`/`__schema`/`__type` selections answered by the engine around the remote's data. */
+  hasStaticRoots: boolean;
+  /** Variables the plan added for session-variable presets, with the session variable and upstream type. */
+  sessionPresets: { variable: string; session: string; type: GraphQLInputType }[];
+  /** Client variables whose values hold input objects with preset fields, to fill per request. */
+  presetVariables: { name: string; type: GraphQLInputType }[];
+}
+
+export type RemoteRouting = { kind: 'local' } | { kind: 'mixed' } | { kind: 'remote'; plan: ForwardPlan };
+
+const STATIC_ROOTS = new Set(['__typename', '__schema', '__type']);
+const ROOT_NAMES = { query: 'query_root', mutation: 'mutation_root', subscription: 'subscription_root' } as const;
+
+/** Names of the root fields an operation selects, through fragments, whatever its directives. */
+function rootFieldNames(selectionSet: SelectionSetNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>, seen = new Set<string>()): string[] {
+  return selectionSet.selections.flatMap((selection) => {
+    if (selection.kind === Kind.FIELD) return [selection.name.value];
+    if (selection.kind === Kind.INLINE_FRAGMENT) return rootFieldNames(selection.selectionSet, fragments, seen);
+    const fragment = fragments.get(selection.name.value);
+    if (fragment === undefined || seen.has(fragment.name.value)) return [];
+    seen.add(fragment.name.value);
+    return rootFieldNames(fragment.selectionSet, fragments, seen);
+  });
+}
+
+export function routeOperation(
+  schema: GraphQLSchema,
+  routes: RemoteRoutes,
+  operation: OperationDefinitionNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+): RemoteRouting {
+  if (operation.operation === 'subscription') return { kind: 'local' };
+  const table = operation.operation === 'query' ? routes.query : routes.mutation;
+  const names = rootFieldNames(operation.selectionSet, fragments);
+  const owners = new Set<RoleRemote | 'local'>();
+  for (const name of names) if (!STATIC_ROOTS.has(name)) owners.add(table.get(name) ?? 'local');
+  if (owners.size === 0 || (owners.size === 1 && owners.has('local'))) return { kind: 'local' };
+  if (owners.size > 1) return { kind: 'mixed' };
+  const remote = [...owners][0] as RoleRemote;
+  return { kind: 'remote', plan: planForward(schema, remote, operation, fragments, names.some((name) => STATIC_ROOTS.has(name))) };
+}
+
+function usedFragments(operation: OperationDefinitionNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>): FragmentDefinitionNode[] {
+  const used = new Map<string, FragmentDefinitionNode>();
+  const walk = (node: OperationDefinitionNode | FragmentDefinitionNode) =>
+    visit(node, {
+      FragmentSpread: (spread) => {
+        const fragment = fragments.get(spread.name.value);
+        if (fragment !== undefined && !used.has(fragment.name.value)) {
+          used.set(fragment.name.value, fragment);
+          walk(fragment);
+        }
+      },
+    });
+  walk(operation);
+  return [...used.values()];
+}
+
+function planForward(
+  schema: GraphQLSchema,
+  remote: RoleRemote,
+  operation: OperationDefinitionNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  hasStaticRoots: boolean,
+): ForwardPlan {
+  const upstream = remote.model.upstream;
+  const rootName = ROOT_NAMES[operation.operation];
+  const upstreamRoot = (operation.operation === 'query' ? upstream.getQueryType() : upstream.getMutationType())!.name;
+  const upstreamName = (name: string) => (name === rootName ? upstreamRoot : name);
+  const { argumentPresets, inputFieldPresets } = remote.view;
+  const sessionPresets: ForwardPlan['sessionPresets'] = [];
+  const presetValue = (spot: PresetSpot) => {
+    if (spot.preset.kind === 'static') return spot.preset.value;
+    const variable = `__preset_${sessionPresets.length}`;
+    sessionPresets.push({ variable, session: spot.preset.variable, type: spot.type });
+    return { kind: Kind.VARIABLE, name: { kind: Kind.NAME, value: variable } } as const;
+  };
+
+  const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [operation, ...usedFragments(operation, fragments)] };
+  const typeInfo = new TypeInfo(schema);
+  const presetVariables: ForwardPlan['presetVariables'] = [];
+  const rewritten = visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      VariableDefinition: (node: VariableDefinitionNode) => {
+        const type = typeFromAST(schema, node.type) as GraphQLInputType | undefined;
+        if (type !== undefined && reachesInputPresets(type, inputFieldPresets)) presetVariables.push({ name: node.variable.name.value, type });
+      },
+      Field: (node) => {
+        const parent = typeInfo.getParentType();
+        if (parent == null) return undefined;
+        if (parent.name === rootName && STATIC_ROOTS.has(node.name.value)) return null;
+        const presets = argumentPresets.get(`${upstreamName(parent.name)}.${node.name.value}`);
+        if (presets === undefined) return undefined;
+        const args: ArgumentNode[] = (node.arguments ?? []).filter((argument) => !presets.has(argument.name.value));
+        for (const [name, spot] of presets) args.push({ kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: name }, value: presetValue(spot) });
+        return { ...node, arguments: args };
+      },
+      ObjectValue: (node) => {
+        const type = typeInfo.getInputType();
+        const presets = type == null ? undefined : inputFieldPresets.get(getNamedType(type).name);
+        if (presets === undefined) return undefined;
+        const fields: ObjectFieldNode[] = node.fields.filter((field) => !presets.has(field.name.value));
+        for (const [name, spot] of presets) fields.push({ kind: Kind.OBJECT_FIELD, name: { kind: Kind.NAME, value: name }, value: presetValue(spot) });
+        return { ...node, fields };
+      },
+      InlineFragment: (node) => (node.typeCondition?.name.value === rootName ? { ...node, typeCondition: { ...node.typeCondition, name: { ...node.typeCondition.name, value: upstreamRoot } } } : undefined),
+      FragmentDefinition: (node) => (node.typeCondition.name.value === rootName ? { ...node, typeCondition: { ...node.typeCondition, name: { ...node.typeCondition.name, value: upstreamRoot } } } : undefined),
+    }),
+  );
+  const [upstreamOperation, ...upstreamFragments] = rewritten.definitions as [OperationDefinitionNode, ...FragmentDefinitionNode[]];
+  const variableDefinitions = [
+    ...(upstreamOperation.variableDefinitions ?? []),
+    ...sessionPresets.map((preset): VariableDefinitionNode => ({
+      kind: Kind.VARIABLE_DEFINITION,
+      variable: { kind: Kind.VARIABLE, name: { kind: Kind.NAME, value: preset.variable } },
+      type: parseType(String(preset.type)),
+    })),
+  ];
+  const query = print({ kind: Kind.DOCUMENT, definitions: [{ ...upstreamOperation, variableDefinitions }, ...upstreamFragments] });
+  return { remote, query, operationName: operation.name?.value ?? null, hasStaticRoots, sessionPresets, presetVariables };
+}
+
+/** Whether a value of `type` may contain an input object with preset fields. */
+export function reachesInputPresets(type: GraphQLInputType, presets: ReadonlyMap<string, unknown>, seen = new Set<string>()): boolean {
+  const named = getNamedType(type);
+  if (!isInputObjectType(named) || seen.has(named.name)) return false;
+  if (presets.has(named.name)) return true;
+  seen.add(named.name);
+  return Object.values(named.getFields()).some((field) => reachesInputPresets(field.type, presets, seen));
+}

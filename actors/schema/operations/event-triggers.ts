@@ -1,0 +1,252 @@
+import type { Bus } from '../../../src/bus/bus.js';
+import { errors } from '../../../src/errors/errors.js';
+import { ServiceError } from '../../../src/errors/service-error.js';
+import { findTable, withTable } from '../../../src/metadata/edit.js';
+import type { ColumnList, EventTriggerEntry, HeaderConf, QualifiedName, TableEntry } from '../../../src/metadata/types.js';
+import { relationKey } from '../../../src/pg/catalog.js';
+import { captureTable, currentSlotName, ensurePublication, ensureSlot, releaseTable } from '../../triggers/capture/publication.js';
+import { RETRY_DEFAULTS } from '../../triggers/trigger-set.js';
+import { displayTable, toQualified } from '../consistency/check.js';
+import { SUCCESS, type Operation, type OperationContext } from './operation.js';
+
+/**
+ * The event trigger operations of `/v1/query` (interface 2.6, 4.2; compat-facts 4.5, 4.6).
+ * create and delete change the metadata and, in the same transaction, the publication
+ * and the table's replica identity, so the first change committed after the operation
+ * returns is captured. invoke, redeliver and the log reads are the triggers actor's:
+ * they travel on `<p>.triggers.<verb>`.
+ */
+
+/** Hasura's limit (63 - len("notify_hasura_") - len("_INSERT")): our SQL-free capture keeps the same rule. */
+const MAX_NAME_LENGTH = 42;
+const NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+let triggerBus: Bus | null = null;
+
+/**
+ * Operations get no bus in their context, so the triggers actor hands this process's
+ * bus over when it starts; requests still go through NATS to whichever triggers
+ * instance answers. A process that runs the schema actor without the triggers actor
+ * answers these operations with 503.
+ */
+export function provideTriggerBus(bus: Bus): void {
+  triggerBus = bus;
+}
+
+async function askTriggers<T>(verb: string, message: unknown): Promise<T> {
+  if (triggerBus === null) throw errors.noResponders('$', `<prefix>.triggers.${verb}`);
+  return triggerBus.request<T>(triggerBus.subjects.triggers(verb), message, { requestId: `query-${verb}-${Date.now()}`, timeoutMs: 30_000 });
+}
+
+interface OperationSpecArg {
+  columns: ColumnList;
+  payload?: ColumnList;
+}
+
+interface CreateArgs {
+  name: string;
+  table: QualifiedName | string;
+  webhook?: string;
+  webhook_from_env?: string;
+  insert?: OperationSpecArg;
+  update?: OperationSpecArg;
+  delete?: OperationSpecArg;
+  enable_manual?: boolean;
+  retry_conf?: Partial<EventTriggerEntry['retry_conf']>;
+  headers?: HeaderConf[];
+  replace?: boolean;
+}
+
+interface FoundTrigger {
+  table: QualifiedName;
+  entry: EventTriggerEntry;
+}
+
+export function findTrigger(context: OperationContext, name: string): FoundTrigger | undefined {
+  for (const table of context.metadata.sources[0]?.tables ?? []) {
+    const entry = table.event_triggers?.find((trigger) => trigger.name === name);
+    if (entry !== undefined) return { table: table.table, entry };
+  }
+  return undefined;
+}
+
+function existingTrigger(context: OperationContext, name: string, path: string): FoundTrigger {
+  const found = findTrigger(context, name);
+  if (found === undefined) throw errors.notExists(path, `event trigger ${JSON.stringify(name)} does not exist`);
+  return found;
+}
+
+/** compat-facts 4.5 parse-stage checks, with Hasura's texts, answered at `$`. */
+function checkShape(args: CreateArgs): void {
+  if (!NAME_PATTERN.test(args.name)) throw errors.parseFailed('$', 'only alphanumeric and underscore and hyphens allowed for name');
+  if (args.name.length > MAX_NAME_LENGTH) throw errors.parseFailed('$', `event trigger name can be at most ${MAX_NAME_LENGTH} characters`);
+  if (args.insert === undefined && args.update === undefined && args.delete === undefined && args.enable_manual !== true) {
+    throw errors.parseFailed('$', 'atleast one amongst insert/update/delete/enable_manual spec must be provided');
+  }
+  if (args.webhook !== undefined && args.webhook_from_env !== undefined) throw errors.parseFailed('$', 'only one of webhook or webhook_from_env should be given');
+  if (args.webhook === undefined && args.webhook_from_env === undefined) throw errors.parseFailed('$', 'must provide webhook or webhook_from_env');
+  for (const spec of [args.insert, args.update, args.delete]) {
+    if (Array.isArray(spec?.columns) && spec.columns.length === 0) throw errors.parseFailed('$', 'found empty column specification');
+    if (Array.isArray(spec?.payload) && spec.payload.length === 0) throw errors.parseFailed('$', 'found empty payload specification');
+  }
+}
+
+/** A variable the trigger needs but the server lacks (compat-facts 4.5: code `not-found`). */
+function envMissing(path: string, variable: string): ServiceError {
+  return new ServiceError('not-found', 400, `environment variable ${JSON.stringify(variable)} is not set`, path);
+}
+
+function checkAgainstDatabase(context: OperationContext, args: CreateArgs, table: QualifiedName): void {
+  const path = context.argsPath;
+  const relation = context.catalog.relations.get(relationKey(table.schema, table.name));
+  if (findTable(context.metadata, table) === undefined || relation === undefined) {
+    throw errors.notExists(`${path}.table`, `table ${JSON.stringify(displayTable(table))} does not exist`);
+  }
+  if (relation.kind !== 'r' && relation.kind !== 'p') {
+    throw errors.notSupported(`${path}.table`, `event triggers are supported on tables only; ${JSON.stringify(displayTable(table))} is not a table`);
+  }
+  const columns = new Set(relation.columns.map((column) => column.name));
+  for (const op of ['insert', 'update', 'delete'] as const) {
+    for (const key of ['columns', 'payload'] as const) {
+      const list = args[op]?.[key];
+      if (!Array.isArray(list)) continue;
+      list.forEach((column, index) => {
+        if (!columns.has(column)) {
+          throw errors.notExists(`${path}.${op}.${key}[${index}]`, `column ${JSON.stringify(column)} does not exist in table ${JSON.stringify(displayTable(table))}`);
+        }
+      });
+    }
+  }
+  if (args.webhook_from_env !== undefined && process.env[args.webhook_from_env] === undefined) throw envMissing(`${path}.webhook_from_env`, args.webhook_from_env);
+  args.headers?.forEach((header, index) => {
+    if (header.value_from_env !== undefined && process.env[header.value_from_env] === undefined) throw envMissing(`${path}.headers[${index}]`, header.value_from_env);
+    if ((header.value === undefined) === (header.value_from_env === undefined)) {
+      throw errors.parseFailed(`${path}.headers[${index}]`, 'give exactly one of value or value_from_env');
+    }
+  });
+}
+
+/** The metadata entry, in Hasura's export form: retry_conf complete, enable_manual spelled out. */
+function toEntry(args: CreateArgs): EventTriggerEntry {
+  const definition: EventTriggerEntry['definition'] = { enable_manual: args.enable_manual === true };
+  for (const op of ['insert', 'update', 'delete'] as const) {
+    const spec = args[op];
+    if (spec !== undefined) definition[op] = spec.payload === undefined ? { columns: spec.columns } : { columns: spec.columns, payload: spec.payload };
+  }
+  const entry: EventTriggerEntry = { name: args.name, definition, retry_conf: { ...RETRY_DEFAULTS, ...args.retry_conf } };
+  if (args.webhook !== undefined) entry.webhook = args.webhook;
+  else entry.webhook_from_env = args.webhook_from_env!;
+  if (args.headers !== undefined && args.headers.length > 0) entry.headers = args.headers;
+  return entry;
+}
+
+const withTriggers = (entry: TableEntry, change: (triggers: EventTriggerEntry[]) => EventTriggerEntry[]): TableEntry => ({
+  ...entry,
+  event_triggers: change(entry.event_triggers ?? []),
+});
+
+export const createEventTrigger: Operation<CreateArgs> = {
+  type: 'create_event_trigger',
+  argsSchema: 'query/create_event_trigger',
+  async run(args, context) {
+    checkShape(args);
+    const table = toQualified(args.table);
+    const existing = findTrigger(context, args.name);
+    if (args.replace === true) {
+      if (existing === undefined) throw errors.notExists(`${context.argsPath}.name`, `event trigger ${JSON.stringify(args.name)} does not exist`);
+      if (existing.table.schema !== table.schema || existing.table.name !== table.name) {
+        throw errors.notSupported(`${context.argsPath}.table`, 'cannot replace table or schema for trigger');
+      }
+    } else if (existing !== undefined) {
+      throw errors.alreadyExists(`${context.argsPath}.name`, `Event trigger with name ${JSON.stringify(args.name)} already exists`);
+    }
+    checkAgainstDatabase(context, args, table);
+    // Publication first, then the slot (pgoutput cannot read WAL from before its
+    // publication), both outside the request's transaction: a slot cannot be created in
+    // a transaction that wrote. The request holds the metadata writers' lock meanwhile,
+    // so the triggers actor cannot drop the slot in between.
+    await ensurePublication(context.db);
+    await ensureSlot(context.db, await currentSlotName(context.db));
+    await captureTable(await context.transaction(), table);
+    const entry = toEntry(args);
+    const metadata = withTable(context.metadata, table, (tableEntry) =>
+      withTriggers(tableEntry, (triggers) => [...triggers.filter((trigger) => trigger.name !== args.name), entry]),
+    );
+    return { response: SUCCESS, metadata };
+  },
+};
+
+export const deleteEventTrigger: Operation<{ name: string }> = {
+  type: 'delete_event_trigger',
+  argsSchema: 'query/delete_event_trigger',
+  async run(args, context) {
+    const { table } = existingTrigger(context, args.name, `${context.argsPath}.name`);
+    const metadata = withTable(context.metadata, table, (entry) => withTriggers(entry, (triggers) => triggers.filter((trigger) => trigger.name !== args.name)));
+    // The table leaves the publication with its last trigger; its events stay in the log, archived.
+    if ((findTable(metadata, table)?.event_triggers ?? []).length === 0) await releaseTable(await context.transaction(), table);
+    return { response: SUCCESS, metadata };
+  },
+};
+
+export const invokeEventTrigger: Operation<{ name: string; payload: unknown }> = {
+  type: 'invoke_event_trigger',
+  argsSchema: 'query/invoke_event_trigger',
+  readOnly: true,
+  async run(args, context) {
+    const { table, entry } = existingTrigger(context, args.name, `${context.argsPath}.name`);
+    if (entry.definition.enable_manual !== true) throw errors.notSupported(`${context.argsPath}.name`, 'manual mode is not enabled for event trigger');
+    const response = await askTriggers<{ event_id: string }>('invoke', {
+      trigger: entry.name,
+      table,
+      payload: args.payload ?? null,
+      session_variables: context.session.variables,
+    });
+    return { response };
+  },
+};
+
+export const redeliverEvent: Operation<{ event_id: string }> = {
+  type: 'redeliver_event',
+  argsSchema: 'query/redeliver_event',
+  readOnly: true,
+  async run(args) {
+    return { response: await askTriggers('redeliver', { event_id: args.event_id }) };
+  },
+};
+
+export const getEventLogs: Operation<{ trigger_name: string; status?: 'pending' | 'processed' | 'all'; limit?: number; offset?: number }> = {
+  type: 'get_event_logs',
+  argsSchema: 'query/get_event_logs',
+  readOnly: true,
+  async run(args) {
+    return {
+      response: await askTriggers('event_logs', { trigger_name: args.trigger_name, status: args.status ?? 'all', limit: args.limit ?? 100, offset: args.offset ?? 0 }),
+    };
+  },
+};
+
+export const getEventInvocationLogs: Operation<{ trigger_name: string; limit?: number; offset?: number }> = {
+  type: 'get_event_invocation_logs',
+  argsSchema: 'query/get_event_invocation_logs',
+  readOnly: true,
+  async run(args) {
+    return { response: await askTriggers('invocation_logs', { trigger_name: args.trigger_name, limit: args.limit ?? 100, offset: args.offset ?? 0 }) };
+  },
+};
+
+export const getEventById: Operation<{ event_id: string; invocation_log_limit?: number; invocation_log_offset?: number }> = {
+  type: 'get_event_by_id',
+  argsSchema: 'query/get_event_by_id',
+  readOnly: true,
+  async run(args) {
+    return {
+      response: await askTriggers('event_by_id', {
+        event_id: args.event_id,
+        invocation_log_limit: args.invocation_log_limit ?? 100,
+        invocation_log_offset: args.invocation_log_offset ?? 0,
+      }),
+    };
+  },
+};
+
+export const EVENT_TRIGGER_OPERATIONS = [createEventTrigger, deleteEventTrigger, invokeEventTrigger, redeliverEvent, getEventLogs, getEventInvocationLogs, getEventById];

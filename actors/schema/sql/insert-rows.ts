@@ -1,0 +1,90 @@
+import type { ColumnModel, RelationshipModel } from '../graphql/table-model.js';
+import type { InsertAccess } from '../graphql/write-access.js';
+import { mutationTypeNames } from '../graphql/mutation-names.js';
+import type { MutationContext } from './mutation-context.js';
+import { argumentsOf, type CollectedField } from './fields.js';
+import { permissionInput, type Input } from './input.js';
+import { QueryError } from './query-error.js';
+import { compileOnConflict, type OnConflict } from './on-conflict.js';
+
+/**
+ * The rows an insert writes, read from `<t>_insert_input` objects: each column's value
+ * as an SQL expression (a parameter), presets applied over what the client sent, and the
+ * rows of nested relationships to write with it. Presets override: a preset column is
+ * not even in the role's input type, and is set here whatever the client sent.
+ */
+export interface InsertRow {
+  /** SQL value by column name. */
+  values: Map<string, string>;
+  nested: NestedInsert[];
+}
+
+export interface NestedInsert {
+  relationship: RelationshipModel;
+  access: InsertAccess;
+  rows: InsertRow[];
+  onConflict: OnConflict | null;
+}
+
+export interface InsertInput {
+  rows: InsertRow[];
+  onConflict: OnConflict | null;
+}
+
+/** Reads `objects` (or `object`) and `on_conflict` of an insert root field. */
+export function readInsertInput(context: MutationContext, access: InsertAccess, field: CollectedField, one: boolean): InsertInput {
+  const args = argumentsOf(field);
+  const data = args.get(one ? 'object' : 'objects')!;
+  const items = one ? [data] : context.reader.items(data);
+  const rows = items.map((item) => readRow(context, access, item));
+  const conflictInput = args.get('on_conflict');
+  const conflict = conflictInput === undefined || context.reader.isNull(conflictInput) ? null : compileOnConflict(context, access.model.key, conflictInput);
+  return { rows, onConflict: conflict };
+}
+
+function readRow(context: MutationContext, access: InsertAccess, input: Input): InsertRow {
+  const { reader } = context;
+  const values = new Map<string, string>();
+  const nested: NestedInsert[] = [];
+  for (const [key, value] of reader.fields(input)) {
+    const column = access.columnsByField.get(key);
+    if (column !== undefined) {
+      values.set(column.name, columnValue(context, column, value));
+      continue;
+    }
+    const relationship = access.relationships.find((candidate) => candidate.name === key);
+    if (relationship === undefined) {
+      throw new QueryError(`field ${JSON.stringify(key)} not found in type: ${JSON.stringify(mutationTypeNames.insertInput(access.model.typeName))}`, value.path);
+    }
+    if (reader.isNull(value)) continue;
+    nested.push(readNested(context, relationship, value));
+  }
+  for (const [name, preset] of access.presets) {
+    const column = access.model.columnsByName.get(name);
+    if (column !== undefined) values.set(name, columnValue(context, column, permissionInput(preset, `$.set.${name}`)));
+  }
+  return { values, nested };
+}
+
+function readNested(context: MutationContext, relationship: RelationshipModel, input: Input): NestedInsert {
+  const { reader } = context;
+  const access = context.writes.inserts.get(relationship.target)!;
+  const fields = new Map(reader.fields(input));
+  const data = fields.get('data')!;
+  const items = relationship.kind === 'object' ? [data] : reader.items(data);
+  const conflictInput = fields.get('on_conflict');
+  const conflict = conflictInput === undefined || reader.isNull(conflictInput) ? null : compileOnConflict(context, access.model.key, conflictInput);
+  return { relationship, access, rows: items.map((item) => readRow(context, access, item)), onConflict: conflict };
+}
+
+/** A column's value as a parameter of its type; SQL null for null. */
+export function columnValue(context: MutationContext, column: ColumnModel, input: Input): string {
+  if (context.reader.isNull(input)) return `null::${column.type.sqlType}`;
+  const json = column.type.category === 'json' || column.type.category === 'jsonb';
+  return context.reader.param(input, context.params, column.type.sqlType, json ? 'json' : 'plain', column.type.isArray ? `[${column.type.scalar}!]` : column.type.scalar);
+}
+
+/** Whether any row writes related rows too. */
+export function hasNested(rows: readonly InsertRow[]): boolean {
+  return rows.some((row) => row.nested.length > 0);
+}

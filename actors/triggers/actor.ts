@@ -1,0 +1,142 @@
+import type { KV } from '@nats-io/kv';
+import type { Actor } from '../../src/actor/actor.js';
+import { ensureKv } from '../../src/bus/jetstream.js';
+import { MetadataStore } from '../../src/metadata/store.js';
+import type { Metadata } from '../../src/metadata/types.js';
+import { createPool } from '../../src/pg/pool.js';
+import { validate } from '../../src/schemas/validator.js';
+import { provideTriggerBus } from '../schema/operations/event-triggers.js';
+import { ChangeEvents } from './capture/change-events.js';
+import { LEASE_TTL_MS } from './capture/lease.js';
+import { CaptureSupervisor } from './capture/supervisor.js';
+import { ValueConverter } from './capture/values.js';
+import { DeliveryWorker } from './delivery/worker.js';
+import { WebhookClient } from './delivery/webhook.js';
+import { EventLog } from './log/event-log.js';
+import { serveTriggerRequests } from './ops/handlers.js';
+import { LogReader } from './ops/reads.js';
+import { TriggerSet } from './trigger-set.js';
+
+/** How often the metadata is re-read in case a `metadata.changed` broadcast was missed. */
+const STALENESS_CHECK_MS = 10_000;
+/** An event for a trigger this instance does not know makes it re-read the store, at most this often. */
+const UNKNOWN_TRIGGER_REFRESH_MS = 1_000;
+const GAUGE_REFRESH_MS = 2_000;
+
+/**
+ * Event triggers: PostgreSQL logical replication -> JetStream -> webhooks (ARCHITECTURE
+ * "Events"; interface 2.6, 6; compat-facts 4). Capture runs on the lease holder only;
+ * delivery runs on every instance, sharing one durable consumer. JetStream resources
+ * are made on first need, so an engine without triggers leaves nothing behind.
+ */
+export const triggersActor: Actor = {
+  name: 'triggers',
+  async start(context) {
+    const { bus, config, log } = context;
+    const pool = createPool(config.databaseUrl!, { max: Math.min(config.pgConnections, 4), applicationName: `service-graphql-triggers-${context.instance}` });
+    const store = new MetadataStore(pool);
+    await store.setUp();
+    provideTriggerBus(bus);
+
+    let current = await store.read();
+    let triggers = new TriggerSet(current.metadata);
+    let lastRefresh = Date.now();
+    const refresh = async () => {
+      const stored = await store.read();
+      lastRefresh = Date.now();
+      if (stored.resourceVersion < current.resourceVersion) return;
+      current = stored;
+      triggers = new TriggerSet(stored.metadata);
+      if (triggers.size > 0) delivery.start();
+    };
+
+    const eventLog = new EventLog(bus, config.eventsStreamReplicas, log);
+    let kv: Promise<KV> | null = null;
+    const leases = () => {
+      kv ??= ensureKv(bus.connection, bus.subjects.leasesBucket, { history: 1, ttl: LEASE_TTL_MS, replicas: config.eventsStreamReplicas });
+      kv.catch(() => (kv = null));
+      return kv;
+    };
+    const values = new ValueConverter();
+    const events = new ChangeEvents({
+      triggers: (): TriggerSet => capture.triggers,
+      values,
+      eventLog,
+      subjectOf: (name) => bus.subjects.eventsOf(name),
+      onRefused: (detail) => context.announce('triggers.refused', detail),
+      log,
+    });
+    const capture = new CaptureSupervisor({
+      pool,
+      connectionString: config.databaseUrl!,
+      store,
+      kv: leases,
+      instance: context.instance,
+      wanted: () => ({ hasTriggers: triggers.size > 0, resourceVersion: current.resourceVersion, metadata: current.metadata as Metadata }),
+      events,
+      values,
+      announce: (kind, detail) => context.announce(kind, detail),
+      log,
+    });
+    const delivery = new DeliveryWorker({
+      bus,
+      eventLog,
+      webhooks: new WebhookClient(config.eventsHttpPoolSize),
+      poolSize: config.eventsHttpPoolSize,
+      clusterMaxInFlight: config.eventsClusterMaxInFlight,
+      findTrigger: async (name) => {
+        if (triggers.byName(name) === undefined && Date.now() - lastRefresh > UNKNOWN_TRIGGER_REFRESH_MS) await refresh();
+        return triggers.byName(name);
+      },
+      announce: (kind, detail) => context.announce(kind, detail),
+      log,
+    });
+
+    // Delivery starts with the first trigger; once started it keeps draining (archived events included).
+    if (triggers.size > 0) delivery.start();
+    capture.start();
+    serveTriggerRequests(context, eventLog, () => new LogReader(bus, eventLog.js, (name) => triggers.byName(name) !== undefined));
+
+    context.listen<{ resource_version: number; instance: string }>(bus.subjects.metadataChanged, async (message) => {
+      validate('bus/metadata-changed', message);
+      await refresh();
+      await capture.tick();
+    });
+    const staleness = setInterval(() => void refresh().catch((error: unknown) => log.warn({ err: error }, 'metadata re-read failed')), STALENESS_CHECK_MS);
+    staleness.unref();
+
+    let pending: { pending: number; ack_pending: number } | null = null;
+    const gauges = setInterval(() => {
+      if (triggers.size === 0 && pending === null) return;
+      delivery.pending().then((value) => (pending = value), () => undefined);
+    }, GAUGE_REFRESH_MS);
+    gauges.unref();
+    context.reportGauges(() => ({
+      triggers: triggers.size,
+      lease_holder: capture.holdsLease,
+      reading_slot: capture.reading,
+      slot_lag_bytes: capture.lagBytes,
+      events_captured: events.captured,
+      events_refused: events.refused,
+      events_unstored: capture.unstored,
+      stream_pending: pending === null ? null : pending.pending,
+      stream_ack_pending: pending === null ? null : pending.ack_pending,
+      deliveries_in_flight: delivery.counters.inFlight,
+      delivered: delivery.counters.delivered,
+      delivery_failed: delivery.counters.failed,
+      delivery_retries: delivery.counters.retried,
+      events_archived: delivery.counters.archived,
+    }));
+
+    return {
+      async stop() {
+        clearInterval(staleness);
+        clearInterval(gauges);
+        await capture.stop();
+        eventLog.stop();
+        await delivery.stop();
+        await pool.end();
+      },
+    };
+  },
+};

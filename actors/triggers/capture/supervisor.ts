@@ -1,0 +1,188 @@
+import type { KV } from '@nats-io/kv';
+import type { Logger } from '../../../src/log/logger.js';
+import type { MetadataStore } from '../../../src/metadata/store.js';
+import type { Metadata } from '../../../src/metadata/types.js';
+import type { Pool } from '../../../src/pg/pool.js';
+import { METADATA_TABLE, METADATA_WRITE_LOCK, PUBLICATION } from '../names.js';
+import { TriggerSet } from '../trigger-set.js';
+import type { ChangeEvents } from './change-events.js';
+import { LEASE_RENEW_MS, ReplicationLease } from './lease.js';
+import { currentSlotName, dropSlot, ensurePublication, ensureSlot, reconcilePublication, slotExists } from './publication.js';
+import { ReplicationReader } from './reader.js';
+import { parseLsn } from './lsn.js';
+import type { ValueConverter } from './values.js';
+
+/**
+ * Runs capture on the one instance that holds the lease: while the metadata has
+ * triggers it keeps the publication in step, makes sure the slot exists and keeps a
+ * ReplicationReader on it (restarting it after PostgreSQL or NATS trouble); when the
+ * last trigger is gone it drops the slot, so no WAL is kept for nobody.
+ */
+export class CaptureSupervisor {
+  /** The triggers capture matches changes against, as of the WAL position being read. */
+  triggers = new TriggerSet(null);
+  #reader: ReplicationReader | null = null;
+  #lease: ReplicationLease | null = null;
+  #timer: NodeJS.Timeout | null = null;
+  #ticking = false;
+  #slot: string | null = null;
+  #lagBytes: number | null = null;
+  #reconciledVersion = -1;
+
+  constructor(
+    private readonly deps: {
+      pool: Pool;
+      connectionString: string;
+      store: MetadataStore;
+      kv: () => Promise<KV>;
+      instance: string;
+      /** Whether the current metadata has any trigger (the delivery side's view). */
+      wanted: () => { hasTriggers: boolean; resourceVersion: number; metadata: Metadata | null };
+      events: ChangeEvents;
+      values: ValueConverter;
+      announce: (kind: string, detail: Record<string, unknown>) => void;
+      log: Logger;
+    },
+  ) {}
+
+  get holdsLease(): boolean {
+    return this.#lease?.held === true;
+  }
+
+  get reading(): boolean {
+    return this.#reader !== null;
+  }
+
+  get lagBytes(): number | null {
+    return this.#lagBytes;
+  }
+
+  get unstored(): number {
+    return this.#reader?.unstored ?? 0;
+  }
+
+  start(): void {
+    this.#timer = setInterval(() => void this.tick(), LEASE_RENEW_MS);
+    void this.tick();
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer !== null) clearInterval(this.#timer);
+    await this.#stopReader();
+    await this.#lease?.release();
+  }
+
+  /** One round: take or renew the lease, then start, keep or stop reading. */
+  async tick(): Promise<void> {
+    if (this.#ticking) return;
+    this.#ticking = true;
+    try {
+      const wanted = this.deps.wanted();
+      const slot = (this.#slot ??= await currentSlotName(this.deps.pool));
+      if (!wanted.hasTriggers && !this.holdsLease && !(await slotExists(this.deps.pool, slot))) return;
+      this.#lease ??= new ReplicationLease(await this.deps.kv(), this.deps.instance);
+      const held = await this.#lease.tick();
+      if (!held) {
+        if (this.#reader !== null) {
+          this.deps.log.warn('replication lease lost; stopping capture');
+          this.deps.announce('triggers.lease', { held: false, instance: this.deps.instance });
+          await this.#stopReader();
+        }
+        return;
+      }
+      if (!wanted.hasTriggers) {
+        await this.#stopReader();
+        if (await this.#dropSlotIfUnused(slot)) await this.#lease.release();
+        return;
+      }
+      if (this.#reconciledVersion !== wanted.resourceVersion) {
+        await reconcilePublication(this.deps.pool, new TriggerSet(wanted.metadata).tables());
+        this.#reconciledVersion = wanted.resourceVersion;
+      }
+      if (this.#reader === null) await this.#startReader(slot);
+      await this.#measureLag(slot);
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'event capture round failed; retrying');
+    } finally {
+      this.#ticking = false;
+    }
+  }
+
+  async #startReader(slot: string): Promise<void> {
+    await ensurePublication(this.deps.pool);
+    await ensureSlot(this.deps.pool, slot);
+    const state = await this.deps.pool.query<{ lsn: string | null; active: boolean }>(
+      'select confirmed_flush_lsn::text as lsn, active from pg_replication_slots where slot_name = $1',
+      [slot],
+    );
+    // The previous reader's connection may still hold the slot (it was just killed): next round.
+    if (state.rows[0]?.active === true) return;
+    const stored = await this.deps.store.read();
+    this.triggers = new TriggerSet(stored.metadata);
+    await this.deps.values.load(this.deps.pool);
+    const reader = new ReplicationReader({
+      connectionString: this.deps.connectionString,
+      slot,
+      publication: PUBLICATION,
+      sink: this.deps.events,
+      onMetadata: (json) => {
+        try {
+          this.triggers = new TriggerSet(JSON.parse(json) as Metadata);
+        } catch (error) {
+          this.deps.log.error({ err: error }, 'metadata row in the replication stream is not JSON; triggers unchanged');
+        }
+      },
+      isMetadataTable: (schema, table) => schema === METADATA_TABLE.schema && table === METADATA_TABLE.name,
+      startLsn: parseLsn(state.rows[0]?.lsn),
+      log: this.deps.log,
+    });
+    this.#reader = reader;
+    this.deps.log.info({ slot }, 'reading the replication slot');
+    this.deps.announce('triggers.lease', { held: true, instance: this.deps.instance, slot });
+    reader.ended.then(
+      () => this.#readerEnded(reader, null),
+      (error: unknown) => this.#readerEnded(reader, error),
+    );
+  }
+
+  #readerEnded(reader: ReplicationReader, error: unknown): void {
+    if (this.#reader !== reader) return;
+    this.#reader = null;
+    void reader.stop();
+    this.deps.log.warn({ err: error }, 'replication stream ended; reconnecting');
+  }
+
+  async #stopReader(): Promise<void> {
+    const reader = this.#reader;
+    this.#reader = null;
+    await reader?.stop();
+  }
+
+  /** Drops the slot if the stored metadata (read under the metadata writers' lock) has no trigger. */
+  async #dropSlotIfUnused(slot: string): Promise<boolean> {
+    const client = await this.deps.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query('select pg_advisory_xact_lock($1)', [METADATA_WRITE_LOCK]);
+      const stored = await this.deps.store.read();
+      const dropped = new TriggerSet(stored.metadata).size === 0 ? await dropSlot(client, slot) : false;
+      if (dropped) await reconcilePublication(client, []);
+      await client.query('commit');
+      return dropped;
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async #measureLag(slot: string): Promise<void> {
+    const result = await this.deps.pool.query<{ lag: string | null }>(
+      'select pg_wal_lsn_diff(pg_current_wal_lsn(), confirmed_flush_lsn)::text as lag from pg_replication_slots where slot_name = $1',
+      [slot],
+    );
+    const lag = result.rows[0]?.lag;
+    this.#lagBytes = lag === null || lag === undefined ? null : Number(lag);
+  }
+}

@@ -1,0 +1,82 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import got, { type Got } from 'got';
+import { ENGINE_VERSION } from '../../../src/version.js';
+import type { Trigger } from '../trigger-set.js';
+
+/** What one webhook call came to (compat-facts 4.2, 4.3). */
+export interface AttemptResult {
+  success: boolean;
+  /** HTTP status; null without a response (connection error); 500 for a timeout, as newer Hasura logs. */
+  status: number | null;
+  /** The invocation log's `response` column. */
+  response: Record<string, unknown>;
+  /** A positive integer `Retry-After`, in seconds. */
+  retryAfter: number | null;
+  ms: number;
+}
+
+/** `service-graphql-engine/<version>`: Hasura's User-Agent in our vocabulary (compat-facts 0). */
+export const USER_AGENT = `service-graphql-engine/${ENGINE_VERSION}`;
+
+/**
+ * Calls webhooks with `got`: POST, the trigger's headers then the default ones (which
+ * win on a name clash), `timeout_sec` for the whole request, no retries or redirects
+ * (retrying is the event log's job). Sockets are pooled per instance, at most
+ * `poolSize` per host, matching the in-flight cap.
+ */
+export class WebhookClient {
+  readonly #got: Got;
+
+  constructor(poolSize: number) {
+    this.#got = got.extend({
+      agent: { http: new HttpAgent({ keepAlive: true, maxSockets: poolSize }), https: new HttpsAgent({ keepAlive: true, maxSockets: poolSize }) },
+      retry: { limit: 0 },
+      throwHttpErrors: false,
+      followRedirect: false,
+      decompress: true,
+    });
+  }
+
+  async post(trigger: Trigger, url: string, body: Uint8Array): Promise<AttemptResult> {
+    const started = performance.now();
+    const headers: Record<string, string> = {};
+    for (const header of trigger.headers) headers[header.name.toLowerCase()] = header.value;
+    headers['content-type'] = 'application/json';
+    headers['user-agent'] = USER_AGENT;
+    try {
+      const response = await this.#got.post(url, { body: Buffer.from(body.buffer, body.byteOffset, body.byteLength), headers, timeout: { request: trigger.retry.timeout_sec * 1000 } });
+      const ms = performance.now() - started;
+      const success = response.statusCode >= 200 && response.statusCode < 300;
+      const text = response.body;
+      return {
+        success,
+        status: response.statusCode,
+        response: success
+          ? { type: 'webhook_response', data: { body: text, headers: responseHeaders(response.rawHeaders), status: response.statusCode }, version: '2' }
+          : { type: 'client_error', data: { message: text }, version: '2' },
+        retryAfter: positiveSeconds(response.headers['retry-after']),
+        ms,
+      };
+    } catch (error) {
+      const ms = performance.now() - started;
+      const timedOut = (error as { name?: string }).name === 'TimeoutError';
+      const message = timedOut ? `request timed out after ${trigger.retry.timeout_sec} s` : String((error as Error).message ?? error);
+      return { success: false, status: timedOut ? 500 : null, response: { type: 'client_error', data: { message }, version: '2' }, retryAfter: null, ms };
+    }
+  }
+}
+
+function responseHeaders(raw: string[]): { name: string; value: string }[] {
+  const out: { name: string; value: string }[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) out.push({ name: raw[i]!, value: raw[i + 1]! });
+  return out;
+}
+
+/** Hasura honours `Retry-After` only as a positive integer number of seconds; HTTP dates are ignored. */
+function positiveSeconds(value: string | string[] | undefined): number | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined || !/^\s*[0-9]+\s*$/.test(text)) return null;
+  const seconds = Number(text);
+  return seconds > 0 ? seconds : null;
+}

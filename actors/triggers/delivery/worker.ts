@@ -1,0 +1,179 @@
+import { AckPolicy, DeliverPolicy, jetstreamManager, type Consumer, type JsMsg } from '@nats-io/jetstream';
+import type { Bus } from '../../../src/bus/bus.js';
+import type { Logger } from '../../../src/log/logger.js';
+import type { EventLog } from '../log/event-log.js';
+import { EVENT_HEADER, webhookBody } from '../log/event-message.js';
+import type { Trigger } from '../trigger-set.js';
+import { recordInvocation, type Outcome } from './invocation.js';
+import type { WebhookClient } from './webhook.js';
+
+/** A delivery not acknowledged within this long is handed to another worker (its worker died). */
+const ACK_WAIT_MS = 10_000;
+/** While a webhook call runs, the message's ack timer is reset this often. */
+const WORKING_EVERY_MS = 3_000;
+const FETCH_EXPIRES_MS = 2_000;
+
+export interface DeliveryCounters {
+  delivered: number;
+  failed: number;
+  retried: number;
+  archived: number;
+  inFlight: number;
+}
+
+/**
+ * Delivers events from the one durable consumer every instance shares (decision 3):
+ * pulls only as many messages as it has free slots (`SERVICE_GRAPHQL_EVENTS_HTTP_POOL_SIZE`),
+ * calls the webhook, records the attempt, then acks (success, or terminal failure) or
+ * naks with the retry delay (compat-facts 4.2). JetStream's delivery count is the
+ * attempt number; the consumer's max_ack_pending is the optional cluster-wide cap.
+ */
+export class DeliveryWorker {
+  readonly counters: DeliveryCounters = { delivered: 0, failed: 0, retried: 0, archived: 0, inFlight: 0 };
+  #stopped = false;
+  #slotFreed: (() => void) | null = null;
+  #loop: Promise<void> | null = null;
+  #consumer: Consumer | null = null;
+
+  constructor(
+    private readonly deps: {
+      bus: Bus;
+      eventLog: EventLog;
+      webhooks: WebhookClient;
+      poolSize: number;
+      clusterMaxInFlight: number;
+      /** The trigger as current metadata has it; undefined when it was deleted (events archived). */
+      findTrigger: (name: string) => Promise<Trigger | undefined>;
+      announce: (kind: string, detail: Record<string, unknown>) => void;
+      log: Logger;
+    },
+  ) {}
+
+  start(): void {
+    if (this.#loop === null) this.#loop = this.#run();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#slotFreed?.();
+    await this.#loop?.catch(() => undefined);
+  }
+
+  /** Messages not yet acked: waiting, in flight, or waiting for a retry. */
+  async pending(): Promise<{ pending: number; ack_pending: number } | null> {
+    if (this.#consumer === null) return null;
+    const info = await this.#consumer.info();
+    return { pending: info.num_pending, ack_pending: info.num_ack_pending };
+  }
+
+  async #ensureConsumer(): Promise<Consumer> {
+    const subjects = this.deps.bus.subjects;
+    await this.deps.eventLog.ready();
+    const jsm = await jetstreamManager(this.deps.bus.connection);
+    const config = {
+      durable_name: subjects.eventsConsumer,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: ACK_WAIT_MS * 1_000_000,
+      max_deliver: -1,
+      max_ack_pending: this.deps.clusterMaxInFlight > 0 ? this.deps.clusterMaxInFlight : -1,
+      filter_subject: subjects.eventsAll,
+    };
+    try {
+      const info = await jsm.consumers.info(subjects.eventsStream, subjects.eventsConsumer);
+      if (info.config.max_ack_pending !== config.max_ack_pending) {
+        await jsm.consumers.update(subjects.eventsStream, subjects.eventsConsumer, { max_ack_pending: config.max_ack_pending });
+      }
+    } catch {
+      await jsm.consumers.add(subjects.eventsStream, config).catch(async (error: unknown) => {
+        // Another instance created it meanwhile.
+        await jsm.consumers.info(subjects.eventsStream, subjects.eventsConsumer).catch(() => {
+          throw error;
+        });
+      });
+    }
+    return this.deps.eventLog.js.consumers.get(subjects.eventsStream, subjects.eventsConsumer);
+  }
+
+  async #run(): Promise<void> {
+    let failures = 0;
+    while (!this.#stopped) {
+      try {
+        this.#consumer ??= await this.#ensureConsumer();
+        const free = this.deps.poolSize - this.counters.inFlight;
+        // Pull in batches: a pull per freed slot costs a round trip per event at full load.
+        if (free <= 0 || (free < Math.ceil(this.deps.poolSize / 4) && this.counters.inFlight > 0)) {
+          await new Promise<void>((resolve) => (this.#slotFreed = resolve));
+          continue;
+        }
+        const messages = await this.#consumer.fetch({ max_messages: free, expires: FETCH_EXPIRES_MS });
+        for await (const message of messages) {
+          this.counters.inFlight++;
+          void this.#deliver(message).finally(() => {
+            this.counters.inFlight--;
+            const wake = this.#slotFreed;
+            this.#slotFreed = null;
+            wake?.();
+          });
+        }
+        failures = 0;
+      } catch (error) {
+        if (this.#stopped) return;
+        failures++;
+        if (failures === 1 || failures % 30 === 0) this.deps.log.warn({ err: error }, 'event delivery cannot pull from JetStream; retrying');
+        this.#consumer = null;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(200 * failures, 2_000)));
+      }
+    }
+  }
+
+  async #deliver(message: JsMsg): Promise<void> {
+    const triggerName = message.subject.slice(this.deps.bus.subjects.eventsOf('').length);
+    const eventId = message.headers?.get(EVENT_HEADER.id) ?? '';
+    const trigger = await this.deps.findTrigger(triggerName);
+    if (trigger === undefined) {
+      // Deleted trigger: its events stay in the log, archived, and are never delivered.
+      message.term();
+      this.counters.archived++;
+      this.deps.announce('triggers.archived', { trigger: triggerName, event_id: eventId });
+      return;
+    }
+    const attempt = message.info.deliveryCount;
+    const currentRetry = attempt - 1;
+    const body = webhookBody(message.data, Number(message.headers?.get(EVENT_HEADER.split) ?? message.data.length - 1), trigger.retry.num_retries, currentRetry);
+    if (trigger.webhook === null) {
+      this.deps.log.error({ trigger: trigger.name }, 'webhook_from_env names an unset variable; event retried later');
+      message.nak(60_000);
+      return;
+    }
+    const working = setInterval(() => message.working(), WORKING_EVERY_MS);
+    let result;
+    try {
+      result = await this.deps.webhooks.post(trigger, trigger.webhook, body);
+    } finally {
+      clearInterval(working);
+    }
+    // compat-facts 4.2: a usable Retry-After forces another try even when retries are used up.
+    const outcome: Outcome = result.success ? 'delivered' : currentRetry < trigger.retry.num_retries || result.retryAfter !== null ? 'retry' : 'error';
+    const retryInMs = outcome === 'retry' ? (result.retryAfter ?? trigger.retry.interval_sec) * 1000 : null;
+    const detail = { trigger: trigger.name, event_id: eventId, attempt, status: result.status, ms: Math.round(result.ms) };
+    try {
+      await recordInvocation(this.deps.eventLog, this.deps.bus.subjects.invocationsOf(trigger.name), { trigger, eventId, body, result, outcome, retryInMs });
+    } catch (error) {
+      this.deps.log.warn({ err: error, ...detail }, 'invocation log record not stored');
+    }
+    if (outcome === 'delivered') {
+      message.ack();
+      this.counters.delivered++;
+      this.deps.announce('triggers.delivered', detail);
+    } else if (outcome === 'retry') {
+      message.nak(retryInMs!);
+      this.counters.retried++;
+      this.deps.announce('triggers.retry', { ...detail, retry_in_s: retryInMs! / 1000 });
+    } else {
+      message.term();
+      this.counters.failed++;
+      this.deps.announce('triggers.failed', { ...detail, response: result.response });
+    }
+  }
+}

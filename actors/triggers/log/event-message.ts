@@ -1,0 +1,91 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { MsgHdrs } from '@nats-io/transport-node';
+import { headersWith } from '../../../src/bus/wire.js';
+import type { QualifiedName } from '../../../src/metadata/types.js';
+
+/**
+ * An event as the event log stores it: the webhook body of compat-facts 4.1 without its
+ * `delivery_info` (which changes with every attempt), cut where `delivery_info` belongs.
+ * Row values are JSON text from PostgreSQL's own forms, so the body is assembled as text
+ * and never parsed and re-serialised on its way to the webhook (int8 and numeric keep
+ * every digit).
+ */
+export const EVENT_HEADER = {
+  id: 'Svc-Event-Id',
+  /** Byte offset in the body where `,"delivery_info":{...}` is inserted. */
+  split: 'Svc-Split',
+  /** Set on a copy made by redeliver_event. */
+  redelivery: 'Svc-Redelivery',
+} as const;
+
+export interface EventParts {
+  id: string;
+  trigger: string;
+  table: QualifiedName;
+  op: 'INSERT' | 'UPDATE' | 'DELETE' | 'MANUAL';
+  /** JSON text of `data.old` / `data.new` (`null` when absent). */
+  oldJson: string;
+  newJson: string;
+  /** JSON text of the session variables object, or `null`. */
+  sessionJson: string;
+  createdAt: string;
+}
+
+export interface StoredEvent {
+  body: Uint8Array;
+  split: number;
+}
+
+const encoder = new TextEncoder();
+
+export function encodeEvent(parts: EventParts): StoredEvent {
+  const head =
+    `{"event":{"session_variables":${parts.sessionJson},"op":"${parts.op}","data":{"old":${parts.oldJson},"new":${parts.newJson}},"trace_context":null},` +
+    `"created_at":${JSON.stringify(parts.createdAt)},"id":"${parts.id}"`;
+  const tail = `,"trigger":{"name":${JSON.stringify(parts.trigger)}},"table":{"schema":${JSON.stringify(parts.table.schema)},"name":${JSON.stringify(parts.table.name)}}}`;
+  const headBytes = encoder.encode(head);
+  const tailBytes = encoder.encode(tail);
+  const body = new Uint8Array(headBytes.length + tailBytes.length);
+  body.set(headBytes, 0);
+  body.set(tailBytes, headBytes.length);
+  return { body, split: headBytes.length };
+}
+
+export function eventHeaders(id: string, split: number, extra: Record<string, string> = {}): MsgHdrs {
+  return headersWith({ [EVENT_HEADER.id]: id, [EVENT_HEADER.split]: String(split), ...extra });
+}
+
+/** The webhook body of one attempt: the stored event with `delivery_info` put back in its place. */
+export function webhookBody(stored: Uint8Array, split: number, maxRetries: number, currentRetry: number): Uint8Array {
+  const info = encoder.encode(`,"delivery_info":{"max_retries":${maxRetries},"current_retry":${currentRetry}}`);
+  const body = new Uint8Array(stored.length + info.length);
+  body.set(stored.subarray(0, split), 0);
+  body.set(info, split);
+  body.set(stored.subarray(split), split + info.length);
+  return body;
+}
+
+/**
+ * The id of a captured event: a name-based UUID (version 5 layout) of the transaction's
+ * commit LSN, the change's position in the transaction and the trigger. Reading the same
+ * WAL again (a takeover, a restart) yields the same id, which is also the JetStream
+ * `Nats-Msg-Id`, so the stream drops the copy.
+ */
+export function capturedEventId(commitLsn: string, ordinal: number, trigger: string): string {
+  const hash = createHash('sha1').update(`${commitLsn}|${ordinal}|${trigger}`).digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x50;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+export function manualEventId(): string {
+  return randomUUID();
+}
+
+/** `created_at` as Hasura writes it: UTC, microseconds, no zone (a `timestamp` column). */
+export function formatCreatedAt(microsSinceEpoch: bigint): string {
+  const millis = Number(microsSinceEpoch / 1000n);
+  const micros = Number(microsSinceEpoch % 1_000_000n);
+  return `${new Date(millis).toISOString().slice(0, 19)}.${String(micros).padStart(6, '0')}`;
+}

@@ -1,0 +1,125 @@
+import type { JetStreamClient, JsMsg } from '@nats-io/jetstream';
+import type { Bus } from '../../../src/bus/bus.js';
+import { decodeJson } from '../../../src/bus/wire.js';
+import type { InvocationRecord } from '../delivery/invocation.js';
+import { EVENT_HEADER } from '../log/event-message.js';
+import { scanStream } from './scan.js';
+
+/**
+ * Hasura's event and invocation log reads (v2 `get_event_logs`, `get_event_invocation_logs`,
+ * `get_event_by_id`) over the two streams. An event's status is derived from its
+ * invocation records: `tries` counts them, `delivered` is a successful one, `error` a
+ * terminal failure; `archived` means its trigger no longer exists.
+ */
+export interface EventRow {
+  id: string;
+  schema_name: string;
+  table_name: string;
+  trigger_name: string;
+  payload: unknown;
+  delivered: boolean;
+  error: boolean;
+  tries: number;
+  created_at: string;
+  locked: null;
+  next_retry_at: string | null;
+  archived: boolean;
+}
+
+export type InvocationRow = Omit<InvocationRecord, 'outcome' | 'next_retry_at'>;
+
+interface StoredEventBody {
+  event: unknown;
+  created_at: string;
+  id: string;
+  trigger: { name: string };
+  table: { schema: string; name: string };
+}
+
+export class LogReader {
+  constructor(
+    private readonly bus: Bus,
+    private readonly js: JetStreamClient,
+    private readonly triggerExists: (name: string) => boolean,
+  ) {}
+
+  async invocations(filter: string, keep: (record: InvocationRecord) => boolean = () => true): Promise<InvocationRecord[]> {
+    const records: InvocationRecord[] = [];
+    await scanStream(this.bus.connection, this.js, this.bus.subjects.invocationsStream, filter, (message) => {
+      const record = decodeJson<InvocationRecord>(message.data);
+      if (keep(record)) records.push(record);
+    });
+    return records;
+  }
+
+  async eventLogs(trigger: string, status: 'pending' | 'processed' | 'all', limit: number, offset: number): Promise<EventRow[]> {
+    const events: StoredEventBody[] = [];
+    await scanStream(this.bus.connection, this.js, this.bus.subjects.eventsStream, this.bus.subjects.eventsOf(trigger), (message) => {
+      events.push(decodeJson<StoredEventBody>(message.data));
+    });
+    const invocations = groupByEvent(await this.invocations(this.bus.subjects.invocationsOf(trigger)));
+    // A redelivered event appears twice in the log; the newest copy stands for it.
+    const rows = dedupe(events.reverse()).map((event) => this.row(event, invocations.get(event.id) ?? []));
+    const wanted = rows.filter((row) => status === 'all' || (status === 'processed') === (row.delivered || row.error));
+    return wanted.slice(offset, offset + limit);
+  }
+
+  async invocationLogs(trigger: string, limit: number, offset: number): Promise<InvocationRow[]> {
+    const records = await this.invocations(this.bus.subjects.invocationsOf(trigger));
+    return records.reverse().slice(offset, offset + limit).map(invocationRow);
+  }
+
+  /** The newest stored copy of an event, with its stream message. */
+  async findEvent(eventId: string): Promise<{ message: { data: Uint8Array; split: number; subject: string }; body: StoredEventBody } | null> {
+    let found: { data: Uint8Array; split: number; subject: string } | null = null;
+    await scanStream(this.bus.connection, this.js, this.bus.subjects.eventsStream, this.bus.subjects.eventsAll, (message: JsMsg) => {
+      if (message.headers?.get(EVENT_HEADER.id) === eventId) {
+        found = { data: message.data.slice(), split: Number(message.headers.get(EVENT_HEADER.split)), subject: message.subject };
+      }
+    });
+    if (found === null) return null;
+    const message = found as { data: Uint8Array; split: number; subject: string };
+    return { message, body: decodeJson<StoredEventBody>(message.data) };
+  }
+
+  async eventById(eventId: string, limit: number, offset: number): Promise<{ event: EventRow; invocations: InvocationRow[] } | null> {
+    const found = await this.findEvent(eventId);
+    if (found === null) return null;
+    const records = await this.invocations(this.bus.subjects.invocationsOf(found.body.trigger.name), (record) => record.event_id === eventId);
+    return { event: this.row(found.body, records), invocations: records.reverse().slice(offset, offset + limit).map(invocationRow) };
+  }
+
+  row(event: StoredEventBody, records: InvocationRecord[]): EventRow {
+    const last = records[records.length - 1];
+    return {
+      id: event.id,
+      schema_name: event.table.schema,
+      table_name: event.table.name,
+      trigger_name: event.trigger.name,
+      payload: event.event,
+      delivered: records.some((record) => record.outcome === 'delivered'),
+      error: last?.outcome === 'error',
+      tries: records.length,
+      created_at: event.created_at,
+      locked: null,
+      next_retry_at: last?.outcome === 'retry' ? last.next_retry_at : null,
+      archived: !this.triggerExists(event.trigger.name),
+    };
+  }
+}
+
+function groupByEvent(records: InvocationRecord[]): Map<string, InvocationRecord[]> {
+  const map = new Map<string, InvocationRecord[]>();
+  for (const record of records) map.set(record.event_id, [...(map.get(record.event_id) ?? []), record]);
+  return map;
+}
+
+function dedupe(events: StoredEventBody[]): StoredEventBody[] {
+  const seen = new Set<string>();
+  return events.filter((event) => !seen.has(event.id) && seen.add(event.id) !== undefined);
+}
+
+function invocationRow(record: InvocationRecord): InvocationRow {
+  const { outcome: _outcome, next_retry_at: _next, ...row } = record;
+  return row;
+}
