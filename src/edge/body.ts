@@ -1,18 +1,30 @@
 import type { IncomingMessage } from 'node:http';
 import { errors } from '../errors/errors.js';
 
-/** Reads the request body, refusing (413) as soon as it passes `limit` bytes. */
-export async function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * Reads the request body, refusing (413) as soon as it passes `limit` bytes. Events
+ * rather than an async iterator: this runs on every request, and the iterator's set-up
+ * costs more than reading a small body.
+ */
+export function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw errors.bodyTooLarge('$', limit);
-  const pieces: Buffer[] = [];
-  let size = 0;
-  for await (const piece of request as AsyncIterable<Buffer>) {
-    size += piece.length;
-    if (size > limit) throw errors.bodyTooLarge('$', limit);
-    pieces.push(piece);
-  }
-  return Buffer.concat(pieces, size);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(errors.bodyTooLarge('$', limit));
+  return new Promise((resolve, reject) => {
+    const pieces: Buffer[] = [];
+    let size = 0;
+    request.on('data', (piece: Buffer) => {
+      size += piece.length;
+      if (size > limit) {
+        request.removeAllListeners('data');
+        request.resume();
+        reject(errors.bodyTooLarge('$', limit));
+        return;
+      }
+      pieces.push(piece);
+    });
+    request.once('end', () => resolve(pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, size)));
+    request.once('error', reject);
+  });
 }
 
 /** Request headers as the bus carries them: lower-case names, repeated values joined. */

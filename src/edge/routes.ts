@@ -119,7 +119,9 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
   return async (request, response) => {
     const facts: RequestFacts = { requestId: headerValue(request, 'x-request-id') ?? Bus.newRequestId() };
     const started = performance.now();
-    const path = new URL(request.url ?? '/', 'http://edge').pathname;
+    const url = request.url ?? '/';
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
     const candidates = (routes.get(path) ?? []).filter((route) => route.api === undefined || config.enabledApis.includes(route.api));
     const route = candidates.find((candidate) => candidate.method === request.method);
     let sent: Sent;
