@@ -1,7 +1,7 @@
 import type { Config } from '../../src/config/load.js';
 import { errors } from '../../src/errors/errors.js';
 import { invariant } from '../../src/errors/service-error.js';
-import { ADMIN_ROLE, makeSession, sessionVariablesFromHeaders, type Session } from '../../src/session/session.js';
+import { ADMIN_ROLE, makeSession, sessionVariablesFromHeaders, withoutBackendOnlyClaim, type Session } from '../../src/session/session.js';
 import { presentedSecret, secretMatches } from './admin-secret.js';
 import type { JwtAuthenticator } from './jwt/authenticate.js';
 import { headerLabel } from './jwt/token-header.js';
@@ -29,7 +29,8 @@ function sessionFromHeaders(defaultRole: string, headers: Record<string, string>
  * Chooses how requests are authenticated (interface 5.1, compat-facts 5.1): no secret
  * (development mode, everyone is admin); else a presented admin secret is checked first
  * (right: admin, wrong: 401) and, without one, the JWT, the auth webhook or the
- * unauthorized role decides.
+ * unauthorized role decides. Only the first two may ask for backend-only permissions
+ * (`X-Service-Use-Backend-Only-Permissions`); the others' sessions lose that variable.
  */
 export function createSessionResolver(config: Config, modes: AuthModes = {}): SessionResolver {
   const { adminSecret, unauthorizedRole } = config;
@@ -40,7 +41,7 @@ export function createSessionResolver(config: Config, modes: AuthModes = {}): Se
   invariant(config.authHook === undefined || modes.webhook !== undefined, 'auth-webhook mode needs its webhook');
   const withoutCredentials = (headers: Record<string, string>, missing: () => Error): Session => {
     if (unauthorizedRole === undefined) throw missing();
-    return makeSession(unauthorizedRole, sessionVariablesFromHeaders(headers));
+    return withoutBackendOnlyClaim(makeSession(unauthorizedRole, sessionVariablesFromHeaders(headers)));
   };
   const { jwt, webhook } = modes;
 
@@ -52,9 +53,11 @@ export function createSessionResolver(config: Config, modes: AuthModes = {}): Se
     }
     if (jwt !== undefined) {
       const session = await jwt.sessionFor(headers);
-      return session ?? withoutCredentials(headers, () => errors.jwtMissingHeader('$', headerLabel(jwt.settings.header)));
+      return session === undefined
+        ? withoutCredentials(headers, () => errors.jwtMissingHeader('$', headerLabel(jwt.settings.header)))
+        : withoutBackendOnlyClaim(session);
     }
-    if (webhook !== undefined) return webhook(headers, request);
+    if (webhook !== undefined) return withoutBackendOnlyClaim(await webhook(headers, request));
     return withoutCredentials(headers, () => errors.adminSecretRequired('$'));
   };
 }

@@ -1,5 +1,6 @@
 import { errors } from '../../src/errors/errors.js';
 import type { RemoteSchemaEntry } from '../../src/metadata/types.js';
+import { readCustomization } from './customization/names.js';
 
 /** A remote schema's definition as stored in metadata (interface 2.2, compat-facts 7.1). */
 export type RemoteDefinition = RemoteSchemaEntry['definition'];
@@ -63,20 +64,7 @@ export function resolveDefinition(definition: RemoteDefinition, path: string, en
   };
 }
 
-/** Customization is stored and exported; only its reserved-name rule is enforced (compat-facts 7.2). */
+/** A customization must have the documented shape and leave `__` names alone (compat-facts 7.2); it is applied when served. */
 export function checkCustomization(definition: RemoteDefinition, path: string): void {
-  const names: string[] = [];
-  const walk = (value: unknown): void => {
-    if (typeof value === 'string') names.push(value);
-    else if (Array.isArray(value)) value.forEach(walk);
-    else if (typeof value === 'object' && value !== null) {
-      for (const [key, inner] of Object.entries(value)) {
-        if (key === 'mapping' && typeof inner === 'object' && inner !== null) names.push(...Object.keys(inner), ...Object.values(inner).filter((v): v is string => typeof v === 'string'));
-        else walk(inner);
-      }
-    }
-  };
-  walk(definition.customization);
-  const reserved = names.find((name) => name.startsWith('__'));
-  if (reserved !== undefined) throw errors.invalidParams(`${path}.customization`, `attempt to customize reserved field name ${JSON.stringify(reserved)}`);
+  readCustomization(definition.customization, `${path}.customization`);
 }

@@ -16,9 +16,16 @@ export interface ValidatePermissionRequest {
 }
 
 /**
+ * The reply meta key of `<p>.remote.execute` (and of `<p>.graphql`, for the edge) holding
+ * the remote's `Set-Cookie` values as a JSON array of strings (compat-facts 7.2).
+ */
+export const SET_COOKIE_META = 'set-cookie';
+
+/**
  * `<p>.remote.execute` (schemas/bus/remote-execute.json): one upstream GraphQL call.
  * The reply is the response body for the client: the remote's bytes as received, or
- * `{"data":null,"errors":[...]}` when the remote reported errors (compat-facts 1.1).
+ * `{"data":null,"errors":[...]}` when the remote reported errors (compat-facts 1.1),
+ * with `SET_COOKIE_META` in the reply meta when the remote set cookies.
  */
 export interface ExecuteRequest {
   name: string;

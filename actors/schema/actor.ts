@@ -38,7 +38,7 @@ export const schemaActor: Actor = {
     await store.setUp();
     await ensureRemoteCache(pool);
     const outages = await probeRemoteSchemas(pool, (await store.read()).metadata, actorRequest(bus, { requestId: Bus.newRequestId(), timeoutMs: config.busTimeoutMs }), log);
-    const host = await SchemaHost.load(store, pool, log, { permissionsEnabled: config.enableRemoteSchemaPermissions, outages });
+    const host = await SchemaHost.load(store, pool, log, { permissionsEnabled: config.enableRemoteSchemaPermissions, outages }, { inferFunctionPermissions: config.inferFunctionPermissions });
     const subjects = bus.subjects;
 
     context.serve(subjects.query, async (request) => {

@@ -4,6 +4,7 @@ import { ServiceError } from '../../src/errors/service-error.js';
 import type { Session } from '../../src/session/session.js';
 import type { GraphqlRequest } from './graphql/engine.js';
 import type { SchemaHost } from './host.js';
+import { SET_COOKIE_META } from '../remote-schema/messages.js';
 
 interface GraphqlMessage {
   headers: Record<string, string>;
@@ -58,11 +59,14 @@ export async function handleGraphql(host: SchemaHost, bus: Bus, message: Graphql
     const resolve = options.sendRequestToAuth ? { headers: message.headers, request: parsed } : { headers: message.headers };
     const session = await bus.request<Session>(bus.subjects.authResolve, resolve, { requestId, timeoutMs: options.timeoutMs });
     const engine = host.state.graphql;
-    const context = { db: host.db, requestId, bus, headers: message.headers, timeoutMs: options.timeoutMs };
-    const meta = { role: session.role };
-    if (!Array.isArray(parsed)) return { body: await engine.execute(parsed, session, context), meta };
+    // Remote servers' Set-Cookie headers go back to the client (compat-facts 7.2) through the reply's meta.
+    const setCookies: string[] = [];
+    const context = { db: host.db, requestId, bus, headers: message.headers, timeoutMs: options.timeoutMs, setCookies };
+    const meta: Record<string, string> = { role: session.role };
+    const reply = (body: Uint8Array): HandlerReply => ({ body, meta: setCookies.length === 0 ? meta : { ...meta, [SET_COOKIE_META]: JSON.stringify(setCookies) } });
+    if (!Array.isArray(parsed)) return reply(await engine.execute(parsed, session, context));
     const parts = await Promise.all(parsed.map((request) => engine.execute(request, session, context)));
-    return { body: joinJsonArray(parts), meta };
+    return reply(joinJsonArray(parts));
   } catch (error) {
     if (error instanceof ServiceError) return graphqlError(error);
     throw error;

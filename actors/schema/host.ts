@@ -5,6 +5,7 @@ import { introspectCatalog, type Catalog } from '../../src/pg/catalog.js';
 import type { Pool, PoolClient } from '../../src/pg/pool.js';
 import type { ConsistencyReport } from './consistency/check.js';
 import { withRemoteCatalog, type RemoteCacheOptions } from './graphql/remote-cache.js';
+import type { GraphqlEngineOptions } from './graphql/engine.js';
 import { buildState, type SchemaState } from './state.js';
 
 export interface Committed {
@@ -23,20 +24,29 @@ export class SchemaHost {
   readonly #db: Pool;
   readonly #log: Logger;
   readonly #remote: RemoteCacheOptions;
+  /** Settings every GraphQL engine this host builds is built with (inferred function permissions). */
+  readonly #engine: GraphqlEngineOptions;
 
-  private constructor(state: SchemaState, store: MetadataStore, db: Pool, log: Logger, remote: RemoteCacheOptions) {
+  private constructor(state: SchemaState, store: MetadataStore, db: Pool, log: Logger, remote: RemoteCacheOptions, engine: GraphqlEngineOptions) {
     this.#state = state;
     this.#store = store;
     this.#db = db;
     this.#log = log;
     this.#remote = remote;
+    this.#engine = engine;
   }
 
   /** `remote`: how remote schemas are served here (permissions flag, outages found at start). */
-  static async load(store: MetadataStore, db: Pool, log: Logger, remote: RemoteCacheOptions = { permissionsEnabled: false, outages: new Map() }): Promise<SchemaHost> {
+  static async load(
+    store: MetadataStore,
+    db: Pool,
+    log: Logger,
+    remote: RemoteCacheOptions = { permissionsEnabled: false, outages: new Map() },
+    engine: GraphqlEngineOptions = {},
+  ): Promise<SchemaHost> {
     const stored = await store.read();
     const catalog = await withRemoteCatalog(await introspectCatalog(db), db, remote);
-    return new SchemaHost(buildState(stored.resourceVersion, stored.metadata, catalog), store, db, log, remote);
+    return new SchemaHost(buildState(stored.resourceVersion, stored.metadata, catalog, undefined, engine), store, db, log, remote, engine);
   }
 
   get state(): SchemaState {
@@ -67,7 +77,7 @@ export class SchemaHost {
     // Remote snapshots change with the version (a reload bumps it), so a newer version re-reads them.
     const catalog = options.catalog ? await this.introspect() : version === this.#state.resourceVersion ? this.#state.catalog : await withRemoteCatalog(this.#state.catalog, this.#db, this.#remote);
     if (stored.resourceVersion < this.#state.resourceVersion) return;
-    this.#state = buildState(stored.resourceVersion, stored.metadata, catalog);
+    this.#state = buildState(stored.resourceVersion, stored.metadata, catalog, undefined, this.#engine);
     this.#log.info({ resourceVersion: stored.resourceVersion, catalog: options.catalog === true }, 'schema state reloaded');
   }
 
@@ -84,6 +94,6 @@ export class SchemaHost {
 
   /** Serves what a request committed, once its transaction has committed. */
   adopt(committed: Committed, metadata: Metadata, catalog: Catalog, report: ConsistencyReport): void {
-    this.#state = buildState(committed.resourceVersion, metadata, catalog, report);
+    this.#state = buildState(committed.resourceVersion, metadata, catalog, report, this.#engine);
   }
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from '../../src/metadata/types.js';
 import type { Catalog } from '../../src/pg/catalog.js';
 import { checkConsistency, type ConsistencyReport } from './consistency/check.js';
-import { buildGraphqlEngine, type GraphqlEngine } from './graphql/engine.js';
+import { buildGraphqlEngine, type GraphqlEngine, type GraphqlEngineOptions } from './graphql/engine.js';
 
 /**
  * What one schema actor instance serves: a metadata version, the catalog it was checked
@@ -16,7 +16,7 @@ export interface SchemaState {
   readonly graphql: GraphqlEngine;
 }
 
-export function buildState(resourceVersion: number, metadata: Metadata, catalog: Catalog, report?: ConsistencyReport): SchemaState {
+export function buildState(resourceVersion: number, metadata: Metadata, catalog: Catalog, report?: ConsistencyReport, options?: GraphqlEngineOptions): SchemaState {
   const checked = report ?? checkConsistency(metadata, catalog);
-  return { resourceVersion, metadata, catalog, report: checked, graphql: buildGraphqlEngine(checked.consistent, catalog) };
+  return { resourceVersion, metadata, catalog, report: checked, graphql: buildGraphqlEngine(checked.consistent, catalog, options) };
 }

@@ -5,7 +5,6 @@ import { MetadataStore } from '../../src/metadata/store.js';
 import type { Metadata } from '../../src/metadata/types.js';
 import { createPool } from '../../src/pg/pool.js';
 import { validate } from '../../src/schemas/validator.js';
-import { provideTriggerBus } from '../schema/operations/event-triggers.js';
 import { ChangeEvents } from './capture/change-events.js';
 import { LEASE_TTL_MS } from './capture/lease.js';
 import { CaptureSupervisor } from './capture/supervisor.js';
@@ -36,7 +35,6 @@ export const triggersActor: Actor = {
     const pool = createPool(config.databaseUrl!, { max: Math.min(config.pgConnections, 4), applicationName: `service-graphql-triggers-${context.instance}` });
     const store = new MetadataStore(pool);
     await store.setUp();
-    provideTriggerBus(bus);
 
     let current = await store.read();
     let triggers = new TriggerSet(current.metadata);

@@ -10,7 +10,7 @@ export function configReport(config: Config, version: string): Record<string, un
   const jwt = config.jwtSecret;
   const report: Record<string, unknown> = {
     version,
-    is_function_permissions_inferred: true,
+    is_function_permissions_inferred: config.inferFunctionPermissions,
     is_remote_schema_permissions_enabled: config.enableRemoteSchemaPermissions,
     is_admin_secret_set: config.adminSecret !== undefined,
     is_auth_hook_set: config.authHook !== undefined,

@@ -72,6 +72,9 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
       const message = { headers: flattenHeaders(request), body: bytes.toString('utf8') };
       const reply = await bus.ask(subjects.graphql, message, { requestId: facts.requestId, timeoutMs });
       facts.role = reply.meta.role;
+      // Remote servers' cookies, a JSON array in the reply's meta (compat-facts 7.2; actors/remote-schema/messages.ts).
+      const cookies = reply.meta['set-cookie'];
+      if (cookies !== undefined) response.setHeader('set-cookie', JSON.parse(cookies) as string[]);
       return sendBody(request, response, 200, reply.body, JSON_TYPE, facts.requestId);
     } catch (error) {
       return sendGraphqlError(response, asServiceError(error, deps.log, facts));

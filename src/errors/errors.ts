@@ -51,6 +51,7 @@ export const errors = {
   newInconsistency: define('unexpected', 400, () => 'cannot continue due to new inconsistent metadata'),
   invalidConfiguration: define('invalid-configuration', 400, (reasons: string) => `Inconsistent object: ${reasons}`),
   alreadyTracked: define('already-tracked', 400, (what: string) => what),
+  remoteSchemaConflicts: define('remote-schema-conflicts', 400, (field: string) => `node ${field} already exists in current graphql schema`),
   alreadyUntracked: define('already-untracked', 400, (what: string) => what),
   dependencyError: define('dependency-error', 400, (what: string) => what),
   inconsistentMetadata: define('unexpected', 400, () => 'cannot continue due to inconsistent metadata'),

@@ -16,6 +16,24 @@ export function isAdmin(session: Session): boolean {
   return session.role === ADMIN_ROLE;
 }
 
+/**
+ * Asks for the role's `backend_only` insert/update/delete permissions. Honoured only
+ * when the request carried the admin secret (or no auth is configured): the auth actor
+ * keeps this variable only then, and drops it from JWT, webhook and unauthorized sessions.
+ */
+export const BACKEND_ONLY_VARIABLE = 'x-service-use-backend-only-permissions';
+
+export function usesBackendOnlyPermissions(session: Session): boolean {
+  return session.variables[BACKEND_ONLY_VARIABLE]?.trim().toLowerCase() === 'true';
+}
+
+/** The session without a claim to backend-only permissions, for credentials that cannot make it. */
+export function withoutBackendOnlyClaim(session: Session): Session {
+  if (!(BACKEND_ONLY_VARIABLE in session.variables)) return session;
+  const { [BACKEND_ONLY_VARIABLE]: _dropped, ...variables } = session.variables;
+  return { role: session.role, variables };
+}
+
 /** A session for `role` with the given variables, lower-casing keys as Hasura does. */
 export function makeSession(role: string, variables: Record<string, string> = {}): Session {
   const lowered: Record<string, string> = {};

@@ -75,10 +75,11 @@ export interface FunctionsFixture {
   stop(): Promise<void>;
 }
 
-export async function startFunctionsFixture(): Promise<FunctionsFixture> {
+/** `env`: further SERVICE_GRAPHQL_* settings of the engine. */
+export async function startFunctionsFixture(env: Record<string, string> = {}): Promise<FunctionsFixture> {
   const db = await createTestDatabase();
   await db.sql(SCHEMA_SQL);
-  const engine = await startTestEngine({ databaseUrl: db.url, env: { SERVICE_GRAPHQL_ADMIN_SECRET: SECRET } });
+  const engine = await startTestEngine({ databaseUrl: db.url, env: { SERVICE_GRAPHQL_ADMIN_SECRET: SECRET, ...env } });
   const query = (body: unknown) => engine.query(body);
   const setup = await query({
     type: 'bulk',

@@ -91,6 +91,13 @@ describe('remote fields beside table fields', () => {
     expect(json.errors).toEqual([expect.objectContaining({ message: 'the failing field failed', path: ['failing'] })]);
   });
 
+  it('passes the remote\'s Set-Cookie headers back to the client', async () => {
+    const result = await gql('{ a: cookie(value: "session=abc; Path=/; HttpOnly") b: cookie(value: "theme=dark") }');
+    expect(result.json.data).toEqual({ a: 'session=abc; Path=/; HttpOnly', b: 'theme=dark' });
+    expect(result.headers.getSetCookie()).toEqual(['session=abc; Path=/; HttpOnly', 'theme=dark']);
+    expect((await gql('{ hello }')).headers.getSetCookie()).toEqual([]);
+  });
+
   it('enforces timeout_seconds', async () => {
     const { json } = await gql('{ slow(ms: 1500) }');
     expect(json.errors[0].extensions.code).toBe('remote-schema-error');

@@ -5,7 +5,8 @@ import { buildSchema, graphql, GraphQLError, type GraphQLSchema } from 'graphql'
 /**
  * A real GraphQL server on loopback for the remote schema tests (graphql-js over
  * node:http): interfaces, a union, enums, input objects, a mutation, a field echoing
- * request headers, a slow field, a failing field and a subscription root. `version(2)`
+ * request headers, a field setting cookies, a slow field, a failing field and a
+ * subscription root. `version(2)`
  * swaps in a schema with one more field, to see when the engine picks it up.
  */
 const SDL = (extra: string) => `
@@ -28,6 +29,7 @@ const SDL = (extra: string) => `
     headerNames: [String!]!
     slow(ms: Int!): String!
     failing: String
+    cookie(value: String!): String!
     ${extra}
   }
   type Mutation { createUser(user: NewUser!): User! }
@@ -43,7 +45,8 @@ const ROBOTS = [{ id: 'r1', name: 'Robbie', model: 'RX', __typename: 'Robot' }];
 
 type Filter = { role?: string; nameLike?: string; tenant?: string } | null | undefined;
 
-function rootValue(headers: IncomingHttpHeaders) {
+/** `cookies` collects the Set-Cookie values the `cookie` field asks the response to carry. */
+function rootValue(headers: IncomingHttpHeaders, cookies: string[]) {
   return {
     hello: ({ name }: { name?: string }) => `hello ${name ?? 'world'}`,
     user: ({ id }: { id: string }) => USERS.find((user) => user.id === id) ?? null,
@@ -63,6 +66,10 @@ function rootValue(headers: IncomingHttpHeaders) {
     },
     failing: () => {
       throw new GraphQLError('the failing field failed', { extensions: { code: 'BOOM' } });
+    },
+    cookie: ({ value }: { value: string }) => {
+      cookies.push(value);
+      return value;
     },
     added: () => 'added in version 2',
     createUser: ({ user }: { user: { name: string; role: string; tenant?: string } }) => ({ id: '99', email: null, tenant: null, ...user, __typename: 'User' }),
@@ -92,8 +99,9 @@ export async function startFixtureServer(port = 0): Promise<FixtureServer> {
         void (async () => {
           const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as FixtureServer['requests'][number]['body'];
           requests.push({ headers: request.headers, body });
-          const result = await graphql({ schema, source: body.query, variableValues: body.variables ?? null, operationName: body.operationName ?? null, rootValue: rootValue(request.headers) });
-          response.writeHead(200, { 'content-type': 'application/json' });
+          const cookies: string[] = [];
+          const result = await graphql({ schema, source: body.query, variableValues: body.variables ?? null, operationName: body.operationName ?? null, rootValue: rootValue(request.headers, cookies) });
+          response.writeHead(200, { 'content-type': 'application/json', ...(cookies.length > 0 ? { 'set-cookie': cookies } : {}) });
           response.end(JSON.stringify(result));
         })();
       });

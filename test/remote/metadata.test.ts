@@ -74,7 +74,11 @@ describe('add_remote_schema', () => {
     await world.ok(addRemote('people', world.remote.url));
     const result = await query({ type: 'track_table', args: { name: 'hello' } });
     expect(result.status).toBe(400);
-    expect(['remote-schema-conflicts', 'invalid-configuration']).toContain(result.json.code);
+    expect(result.json).toEqual({ path: '$.args', error: 'node hello already exists in current graphql schema', code: 'remote-schema-conflicts' });
+    const v2 = await query({ type: 'track_table', version: 2, args: { table: 'hello', configuration: {} } });
+    expect(v2.json.code).toBe('remote-schema-conflicts');
+    // Under other root field names the table does not clash.
+    expect((await query({ type: 'track_table', version: 2, args: { table: 'hello', configuration: { custom_root_fields: { select: 'hellos', select_by_pk: 'hello_one', select_aggregate: 'hello_agg' } } } })).json).toEqual({ message: 'success' });
   });
 });
 

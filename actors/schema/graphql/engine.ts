@@ -2,7 +2,7 @@ import { getVariableValues, Kind, parse, validate, type FragmentDefinitionNode, 
 import type { Metadata } from '../../../src/metadata/types.js';
 import type { Catalog } from '../../../src/pg/catalog.js';
 import type { Pool } from '../../../src/pg/pool.js';
-import { ADMIN_ROLE, isAdmin, type Session } from '../../../src/session/session.js';
+import { ADMIN_ROLE, isAdmin, usesBackendOnlyPermissions, type Session } from '../../../src/session/session.js';
 import { encodeText } from '../../../src/bus/wire.js';
 import { compileOperation } from '../sql/compile-operation.js';
 import { bindParams, MissingSessionVariables } from '../sql/params.js';
@@ -44,9 +44,13 @@ export interface GraphqlEngine {
 export interface GraphqlEngineOptions {
   /** Distinct (role, operation, query text) entries kept parsed, validated and compiled. */
   planCacheSize?: number;
+  /** SERVICE_GRAPHQL_INFER_FUNCTION_PERMISSIONS (default true). */
+  inferFunctionPermissions?: boolean;
 }
 
 interface RoleRuntime {
+  /** The role, and whether backend-only permissions are offered: what the schema depends on. */
+  cacheKey: string;
   access: RoleAccess;
   writes: WriteAccess;
   schema: GraphQLSchema;
@@ -76,23 +80,32 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
     }
   }
   for (const role of remotes?.permittedRoles() ?? []) permittedRoles.add(role);
+  // Roles with a backend_only permission get a second runtime for requests that ask for it.
+  const backendOnlyRoles = new Set<string>();
+  for (const table of model.tables.values()) {
+    for (const permissions of [table.insertPermissions, table.updatePermissions, table.deletePermissions]) {
+      for (const [role, permission] of permissions) if (permission.backend_only === true) backendOnlyRoles.add(role);
+    }
+  }
   // Writes also emit the session for event triggers (mutation-plan.ts) only when some exist.
   const emitSessionMessage = (metadata.sources[0]?.tables ?? []).some((entry) => (entry.event_triggers ?? []).length > 0);
-  const runtimeFor = (role: string): RoleRuntime => {
+  const runtimeFor = (role: string, backendOnly = false): RoleRuntime => {
     const key = permittedRoles.has(role) ? role : '';
-    let runtime = roles.get(key);
+    const backend = backendOnly && backendOnlyRoles.has(key);
+    const cacheKey = backend ? `${key}\u0000backend-only` : key;
+    let runtime = roles.get(cacheKey);
     if (runtime === undefined) {
-      const access = roleAccess(model, key);
-      const writes = writeAccess(model, access);
+      const access = roleAccess(model, key, { inferFunctionPermissions: options.inferFunctionPermissions });
+      const writes = writeAccess(model, access, backend);
       const merged = mergeRemoteViews(buildRoleSchema(access, writes), remotes?.viewsFor(key) ?? []);
-      runtime = { access, writes, schema: merged.schema, remote: merged.routes };
-      roles.set(key, runtime);
+      runtime = { cacheKey, access, writes, schema: merged.schema, remote: merged.routes };
+      roles.set(cacheKey, runtime);
     }
     return runtime;
   };
 
   const preparedFor = (runtime: RoleRuntime, request: GraphqlRequest): PreparedDocument => {
-    const key = documentKey(runtime.access.role, request.operationName, request.query);
+    const key = documentKey(runtime.cacheKey, request.operationName, request.query);
     let prepared = documents.get(key);
     if (prepared === undefined) {
       prepared = prepareDocument(runtime.schema, request);
@@ -105,7 +118,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
     schemaFor: (role) => runtimeFor(role).schema,
     async execute(request, session, context) {
       if (typeof request.query !== 'string') return validationError('the key \'query\' was not present', '$');
-      const runtime = runtimeFor(session.role);
+      const runtime = runtimeFor(session.role, usesBackendOnlyPermissions(session));
       const prepared = preparedFor(runtime, request);
       if (prepared.kind === 'refused') return prepared.body;
 

@@ -8,9 +8,9 @@ import type { SourceModel } from './table-model.js';
  * - a scalar computed field when the role's select permission lists it in `computed_fields`;
  * - a table computed field when the role may read the table it returns (that table's
  *   permission filters its rows);
- * - a function as a query when the role may read its return table (function permissions
- *   are inferred, SERVICE_GRAPHQL_INFER_FUNCTION_PERMISSIONS's default), `<fn>_aggregate`
- *   when it may also aggregate that table;
+ * - a function as a query when the role may read its return table and, unless function
+ *   permissions are inferred (SERVICE_GRAPHQL_INFER_FUNCTION_PERMISSIONS, true by default),
+ *   has an explicit function permission; `<fn>_aggregate` when it may also aggregate that table;
  * - a function as a mutation only with an explicit function permission (Hasura's
  *   Note [Function Permissions]), besides the read permission on its return table.
  * Admin may use all of them.
@@ -22,7 +22,7 @@ export interface FunctionRootTarget {
   function: FunctionModel;
 }
 
-export function addFunctionAccess(access: RoleAccess, model: SourceModel, admin: boolean): void {
+export function addFunctionAccess(access: RoleAccess, model: SourceModel, admin: boolean, inferPermissions: boolean): void {
   for (const [key, table] of access.tables) {
     const listed = admin ? null : new Set(table.model.selectPermissions.get(access.role)?.computed_fields ?? []);
     for (const field of model.functions.computedFields.get(key) ?? []) {
@@ -39,6 +39,7 @@ export function addFunctionAccess(access: RoleAccess, model: SourceModel, admin:
       }
       continue;
     }
+    if (!admin && !inferPermissions && !fn.permissions.has(access.role)) continue;
     if (!access.rootFields.has(fn.fieldName)) access.rootFields.set(fn.fieldName, { kind: 'function', table: fn.returnTable, function: fn });
     if (fn.returnsSet && returned.allowAggregations && !access.rootFields.has(fn.aggregateFieldName)) {
       access.rootFields.set(fn.aggregateFieldName, { kind: 'function-aggregate', table: fn.returnTable, function: fn });

@@ -46,7 +46,7 @@ export async function executeMutation(execution: MutationExecution): Promise<Uin
   const values = (step: MutationStep) => bindParams(step.params, variables, session.variables, carried);
 
   try {
-    if (runs.length === 1 && !runs[0]!.step.checked) {
+    if (runs.length === 1 && !runs[0]!.step.checked && runs[0]!.step.failures.length === 0) {
       const { step, field } = runs[0]!;
       const result = await runStep(execution.db, step, values(step), plan.fields[field]!.errorPath, session);
       if ('error' in result) return errorBody([result.error]);
@@ -62,6 +62,11 @@ export async function executeMutation(execution: MutationExecution): Promise<Uin
           const result = await runStep(client, step, values(step), errorPath, session);
           if ('error' in result) {
             failure = result.error;
+            break;
+          }
+          const failed = result.row.failure;
+          if (failed !== null && failed !== undefined) {
+            failure = step.failures[failed as number]!;
             break;
           }
           if (step.carries) {

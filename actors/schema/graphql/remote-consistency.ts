@@ -53,13 +53,13 @@ export function withRemoteSchemasChecked(metadata: Metadata, catalog: Catalog, i
       fail(rootOwners.get(clash) === 'tables' ? `Field cannot be overwritten by remote field '${field}'` : `Duplicate remote field '${field}'`);
       continue;
     }
-    const conflict = typeConflict(typeOwners, model.fullView.schema, `remote schema ${JSON.stringify(entry.name)}`);
+    const conflict = typeConflict(typeOwners, model.served, `remote schema ${JSON.stringify(entry.name)}`);
     if (conflict !== null) {
       fail(conflict);
       continue;
     }
     for (const key of [...model.rootFields.query.map((name) => `query.${name}`), ...model.rootFields.mutation.map((name) => `mutation.${name}`)]) rootOwners.set(key, entry.name);
-    addTypes(typeOwners, model.fullView.schema, `remote schema ${JSON.stringify(entry.name)}`);
+    addTypes(typeOwners, model.served, `remote schema ${JSON.stringify(entry.name)}`);
 
     if (catalog.remote?.permissionsEnabled !== true || entry.permissions === undefined) {
       kept.push(entry);
@@ -80,6 +80,34 @@ export function withRemoteSchemasChecked(metadata: Metadata, catalog: Catalog, i
     kept.push(next);
   }
   return { ...metadata, remote_schemas: kept };
+}
+
+/**
+ * The first root field a table of `metadata` would take from a remote schema that serves
+ * it now, or null (compat-facts 7.2: tracking such a table is refused with
+ * `remote-schema-conflicts`, where a remote added over a table is inconsistent instead).
+ * Remotes already inconsistent serve nothing and are left out.
+ */
+export function remoteRootConflict(metadata: Metadata, catalog: Catalog, inconsistencies: readonly InconsistentObject[]): string | null {
+  const snapshots = catalog.remote?.snapshots;
+  const inconsistent = new Set(inconsistencies.filter((item) => item.type === 'remote_schema').map((item) => (item.definition as RemoteSchemaEntry).name));
+  const remoteRoots = new Set<string>();
+  for (const entry of metadata.remote_schemas ?? []) {
+    if (inconsistent.has(entry.name) || snapshots === undefined) continue;
+    try {
+      const { rootFields } = remoteModelOf(entry, snapshots.get(entry.name));
+      for (const name of rootFields.query) remoteRoots.add(`query.${name}`);
+      for (const name of rootFields.mutation) remoteRoots.add(`mutation.${name}`);
+    } catch {
+      // An unusable remote is inconsistent already.
+    }
+  }
+  if (remoteRoots.size === 0) return null;
+  const tables = buildRoleSchema(roleAccess(buildSourceModel(metadata, catalog), 'admin'));
+  for (const [operation, root] of [['query', tables.getQueryType()], ['mutation', tables.getMutationType()]] as const) {
+    for (const name of Object.keys(root?.getFields() ?? {})) if (remoteRoots.has(`${operation}.${name}`)) return name;
+  }
+  return null;
 }
 
 function addTypes(owners: Map<string, { owner: string; shape: string }>, schema: GraphQLSchema, owner: string): void {

@@ -11,13 +11,14 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import type { Bus } from '../../../src/bus/bus.js';
-import { decodeText, encodeJson, encodeText } from '../../../src/bus/wire.js';
+import { decodeText, encodeText } from '../../../src/bus/wire.js';
 import { ServiceError } from '../../../src/errors/service-error.js';
 import type { Session } from '../../../src/session/session.js';
-import type { ExecuteRequest } from '../../remote-schema/messages.js';
+import { SET_COOKIE_META, type ExecuteRequest } from '../../remote-schema/messages.js';
 import { sessionValueAs } from '../../remote-schema/permissions/preset.js';
 import type { PresetSpot } from '../../remote-schema/permissions/role-view.js';
 import type { ForwardPlan } from './remote-forward.js';
+import { mapRemoteResponse } from './remote-response.js';
 import { errorBody } from './response-errors.js';
 import { resolveStaticField } from './static-fields.js';
 
@@ -27,6 +28,8 @@ export interface RemoteCallContext {
   /** The client's request headers (for `forward_client_headers`). */
   headers: Record<string, string>;
   timeoutMs: number;
+  /** Collects the remote's `Set-Cookie` values for the client's response (compat-facts 7.2). */
+  setCookies?: string[];
 }
 
 class PresetError extends Error {}
@@ -65,19 +68,26 @@ export async function executeForward(
   const timeoutMs = Math.max(call.timeoutMs, (plan.remote.model.entry.definition.timeout_seconds ?? 60) * 1000 + 1000);
   let body: Uint8Array;
   try {
-    body = (await call.bus.ask(call.bus.subjects.remote('execute'), encodeJson(request), { requestId: call.requestId, timeoutMs })).body;
+    // The request as a value: in-process delivery hands it over without encoding it.
+    const reply = await call.bus.ask(call.bus.subjects.remote('execute'), request, { requestId: call.requestId, timeoutMs });
+    body = reply.body;
+    const cookies = reply.meta[SET_COOKIE_META];
+    if (cookies !== undefined) call.setCookies?.push(...(JSON.parse(cookies) as string[]));
   } catch (error) {
     if (error instanceof ServiceError) return errorBody([{ message: error.message, path: error.path, code: error.code }]);
     throw error;
   }
+  if (plan.response !== null) body = mapRemoteResponse(body, plan.response, plan.remote.model.names);
   return plan.hasStaticRoots ? withStaticRoots(body, schema, operation, fragments, variables) : body;
 }
 
 function presetVariables(plan: ForwardPlan, variables: Record<string, unknown>, session: Session): Record<string, unknown> {
+  if (plan.sessionPresets.length === 0 && plan.presetVariables.length === 0) return variables;
   const out: Record<string, unknown> = { ...variables };
   for (const preset of plan.sessionPresets) out[preset.variable] = sessionPreset(preset.session, preset.type, session);
   const presets = plan.remote.view.inputFieldPresets;
-  for (const { name, type } of plan.presetVariables) if (out[name] !== undefined) out[name] = injectInputPresets(out[name], type, presets, session);
+  const upstreamName = plan.remote.model.names.upstreamType;
+  for (const { name, type } of plan.presetVariables) if (out[name] !== undefined) out[name] = injectInputPresets(out[name], type, { presets, upstreamName }, session);
   return out;
 }
 
@@ -94,16 +104,22 @@ function presetOf(spot: PresetSpot, session: Session): unknown {
   return spot.preset.kind === 'session' ? sessionPreset(spot.preset.variable, spot.type, session) : valueFromAST(spot.preset.value, spot.type);
 }
 
+/** Input field presets by upstream type name, and the upstream name of a served type. */
+interface InputPresets {
+  presets: ReadonlyMap<string, ReadonlyMap<string, PresetSpot>>;
+  upstreamName: (served: string) => string;
+}
+
 /** A variable's value with the role's input field presets set at every depth, overriding whatever was sent. */
-function injectInputPresets(value: unknown, type: GraphQLInputType, presets: ReadonlyMap<string, ReadonlyMap<string, PresetSpot>>, session: Session): unknown {
+function injectInputPresets(value: unknown, type: GraphQLInputType, input: InputPresets, session: Session): unknown {
   if (value === null || value === undefined) return value;
-  if (isNonNullType(type)) return injectInputPresets(value, type.ofType, presets, session);
-  if (isListType(type)) return Array.isArray(value) ? value.map((item) => injectInputPresets(item, type.ofType, presets, session)) : injectInputPresets(value, type.ofType, presets, session);
+  if (isNonNullType(type)) return injectInputPresets(value, type.ofType, input, session);
+  if (isListType(type)) return Array.isArray(value) ? value.map((item) => injectInputPresets(item, type.ofType, input, session)) : injectInputPresets(value, type.ofType, input, session);
   if (!isInputObjectType(type) || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   const fields = type.getFields();
-  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) out[key] = fields[key] === undefined ? inner : injectInputPresets(inner, fields[key].type, presets, session);
-  for (const [name, spot] of presets.get(type.name) ?? []) out[name] = presetOf(spot, session);
+  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) out[key] = fields[key] === undefined ? inner : injectInputPresets(inner, fields[key].type, input, session);
+  for (const [name, spot] of input.presets.get(input.upstreamName(type.name)) ?? []) out[name] = presetOf(spot, session);
   return out;
 }
 

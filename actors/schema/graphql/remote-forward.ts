@@ -9,6 +9,7 @@ import {
   visit,
   visitWithTypeInfo,
   type ArgumentNode,
+  type FieldNode,
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLInputType,
@@ -20,25 +21,30 @@ import {
 } from 'graphql';
 import type { PresetSpot } from '../../remote-schema/permissions/role-view.js';
 import type { RemoteRoutes } from './remote-merge.js';
+import { unnestNamespace } from './remote-namespace.js';
+import { typenameShape, type ResponseMapping } from './remote-response.js';
 import type { RoleRemote } from './remote-views.js';
 
 /**
  * How one validated operation of a role reaches a remote server (interface 4.3 rule 3:
  * all its top-level fields come from one server): the whole operation goes upstream as
  * ONE request, as Hasura sends it, so the remote's data and errors come back as the
- * remote wrote them. Built once per (role, document) and kept with the prepared document.
+ * remote wrote them (or, under a customization, mapped back to the served names). Built
+ * once per (role, document) and kept with the prepared document.
  */
 export interface ForwardPlan {
   remote: RoleRemote;
-  /** The upstream operation's text: root type conditions renamed, presets injected, root introspection fields left here. */
+  /** The upstream operation's text: names back to the remote's, presets injected, root introspection fields left here. */
   query: string;
   operationName: string | null;
   /** Root `__typename`/`__schema`/`__type` selections answered by the engine around the remote's data. */
   hasStaticRoots: boolean;
   /** Variables the plan added for session-variable presets, with the session variable and upstream type. */
   sessionPresets: { variable: string; session: string; type: GraphQLInputType }[];
-  /** Client variables whose values hold input objects with preset fields, to fill per request. */
+  /** Client variables whose values hold input objects with preset fields, to fill per request (served types). */
   presetVariables: { name: string; type: GraphQLInputType }[];
+  /** How the remote's response becomes the client's under a customization; null when its bytes pass on as they are. */
+  response: ResponseMapping | null;
 }
 
 export type RemoteRouting = { kind: 'local' } | { kind: 'mixed' } | { kind: 'remote'; plan: ForwardPlan };
@@ -98,10 +104,11 @@ function planForward(
   fragments: ReadonlyMap<string, FragmentDefinitionNode>,
   hasStaticRoots: boolean,
 ): ForwardPlan {
-  const upstream = remote.model.upstream;
+  const { upstream, names } = remote.model;
   const rootName = ROOT_NAMES[operation.operation];
   const upstreamRoot = (operation.operation === 'query' ? upstream.getQueryType() : upstream.getMutationType())!.name;
-  const upstreamName = (name: string) => (name === rootName ? upstreamRoot : name);
+  // Served names back to the remote's (customization, compat-facts 7.1); the merged roots to the remote's roots.
+  const upstreamType = (name: string) => (name === rootName ? upstreamRoot : names.upstreamType(name));
   const { argumentPresets, inputFieldPresets } = remote.view;
   const sessionPresets: ForwardPlan['sessionPresets'] = [];
   const presetValue = (spot: PresetSpot) => {
@@ -114,36 +121,49 @@ function planForward(
   const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [operation, ...usedFragments(operation, fragments)] };
   const typeInfo = new TypeInfo(schema);
   const presetVariables: ForwardPlan['presetVariables'] = [];
+  // Renames happen on leave: TypeInfo must see the served names of the nodes it enters.
   const rewritten = visit(
     document,
     visitWithTypeInfo(typeInfo, {
       VariableDefinition: (node: VariableDefinitionNode) => {
         const type = typeFromAST(schema, node.type) as GraphQLInputType | undefined;
-        if (type !== undefined && reachesInputPresets(type, inputFieldPresets)) presetVariables.push({ name: node.variable.name.value, type });
+        if (type !== undefined && reachesInputPresets(type, inputFieldPresets, names.upstreamType)) presetVariables.push({ name: node.variable.name.value, type });
       },
-      Field: (node) => {
-        const parent = typeInfo.getParentType();
-        if (parent == null) return undefined;
-        if (parent.name === rootName && STATIC_ROOTS.has(node.name.value)) return null;
-        const presets = argumentPresets.get(`${upstreamName(parent.name)}.${node.name.value}`);
-        if (presets === undefined) return undefined;
-        const args: ArgumentNode[] = (node.arguments ?? []).filter((argument) => !presets.has(argument.name.value));
-        for (const [name, spot] of presets) args.push({ kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: name }, value: presetValue(spot) });
-        return { ...node, arguments: args };
+      NamedType: { leave: (node) => ({ ...node, name: { ...node.name, value: upstreamType(node.name.value) } }) },
+      Field: {
+        enter: (node) => (typeInfo.getParentType()?.name === rootName && STATIC_ROOTS.has(node.name.value) ? null : undefined),
+        leave: (node) => {
+          const parent = typeInfo.getParentType();
+          if (parent == null || node.name.value.startsWith('__')) return undefined;
+          const upstreamParent = upstreamType(parent.name);
+          const field = names.upstreamField(upstreamParent, node.name.value);
+          const presets = argumentPresets.get(`${upstreamParent}.${field}`);
+          if (presets === undefined && field === node.name.value) return undefined;
+          const renamed: FieldNode = field === node.name.value ? node : { ...node, alias: node.alias ?? node.name, name: { ...node.name, value: field } };
+          if (presets === undefined) return renamed;
+          const args: ArgumentNode[] = (node.arguments ?? []).filter((argument) => !presets.has(argument.name.value));
+          for (const [name, spot] of presets) args.push({ kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: name }, value: presetValue(spot) });
+          return { ...renamed, arguments: args };
+        },
       },
       ObjectValue: (node) => {
         const type = typeInfo.getInputType();
-        const presets = type == null ? undefined : inputFieldPresets.get(getNamedType(type).name);
+        const presets = type == null ? undefined : inputFieldPresets.get(names.upstreamType(getNamedType(type).name));
         if (presets === undefined) return undefined;
         const fields: ObjectFieldNode[] = node.fields.filter((field) => !presets.has(field.name.value));
         for (const [name, spot] of presets) fields.push({ kind: Kind.OBJECT_FIELD, name: { kind: Kind.NAME, value: name }, value: presetValue(spot) });
         return { ...node, fields };
       },
-      InlineFragment: (node) => (node.typeCondition?.name.value === rootName ? { ...node, typeCondition: { ...node.typeCondition, name: { ...node.typeCondition.name, value: upstreamRoot } } } : undefined),
-      FragmentDefinition: (node) => (node.typeCondition.name.value === rootName ? { ...node, typeCondition: { ...node.typeCondition, name: { ...node.typeCondition.name, value: upstreamRoot } } } : undefined),
     }),
   );
-  const [upstreamOperation, ...upstreamFragments] = rewritten.definitions as [OperationDefinitionNode, ...FragmentDefinitionNode[]];
+  let [upstreamOperation, ...upstreamFragments] = rewritten.definitions as [OperationDefinitionNode, ...FragmentDefinitionNode[]];
+  let namespaceKeys: string[] | null = null;
+  if (names.namespace !== null) {
+    const unnested = unnestNamespace(upstreamOperation, new Map(upstreamFragments.map((fragment) => [fragment.name.value, fragment])), names.namespace, upstreamRoot);
+    upstreamOperation = unnested.operation;
+    upstreamFragments = unnested.fragments;
+    namespaceKeys = unnested.keys;
+  }
   const variableDefinitions = [
     ...(upstreamOperation.variableDefinitions ?? []),
     ...sessionPresets.map((preset): VariableDefinitionNode => ({
@@ -153,14 +173,16 @@ function planForward(
     })),
   ];
   const query = print({ kind: Kind.DOCUMENT, definitions: [{ ...upstreamOperation, variableDefinitions }, ...upstreamFragments] });
-  return { remote, query, operationName: operation.name?.value ?? null, hasStaticRoots, sessionPresets, presetVariables };
+  const typenames = names.renamesTypes ? typenameShape(operation.selectionSet, fragments) : null;
+  const response = namespaceKeys !== null || typenames !== null ? { namespaceKeys, typenames } : null;
+  return { remote, query, operationName: operation.name?.value ?? null, hasStaticRoots, sessionPresets, presetVariables, response };
 }
 
 /** Whether a value of `type` may contain an input object with preset fields. */
-export function reachesInputPresets(type: GraphQLInputType, presets: ReadonlyMap<string, unknown>, seen = new Set<string>()): boolean {
+export function reachesInputPresets(type: GraphQLInputType, presets: ReadonlyMap<string, unknown>, upstreamName: (served: string) => string, seen = new Set<string>()): boolean {
   const named = getNamedType(type);
   if (!isInputObjectType(named) || seen.has(named.name)) return false;
-  if (presets.has(named.name)) return true;
+  if (presets.has(upstreamName(named.name))) return true;
   seen.add(named.name);
-  return Object.values(named.getFields()).some((field) => reachesInputPresets(field.type, presets, seen));
+  return Object.values(named.getFields()).some((field) => reachesInputPresets(field.type, presets, upstreamName, seen));
 }

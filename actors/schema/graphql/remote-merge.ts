@@ -29,8 +29,8 @@ export function mergeRemoteViews(tables: GraphQLSchema, remotes: readonly RoleRe
   const mutation = new Map<string, RoleRemote>();
   const subscription = new Set<string>();
   for (const remote of remotes) {
-    for (const name of Object.keys(remote.view.schema.getQueryType()?.getFields() ?? {})) query.set(name, remote);
-    for (const name of Object.keys(remote.view.schema.getMutationType()?.getFields() ?? {})) mutation.set(name, remote);
+    for (const name of Object.keys(remote.served.getQueryType()?.getFields() ?? {})) query.set(name, remote);
+    for (const name of Object.keys(remote.served.getMutationType()?.getFields() ?? {})) mutation.set(name, remote);
     for (const name of remote.model.rootFields.subscription) subscription.add(name);
   }
   const tableRoots = Object.keys(tables.getQueryType()?.getFields() ?? {});
@@ -38,7 +38,7 @@ export function mergeRemoteViews(tables: GraphQLSchema, remotes: readonly RoleRe
   const subschemas: GraphQLSchema[] = [];
   if (!onlyPlaceholder || query.size === 0) subschemas.push(tables);
   else if (tables.getMutationType() != null) subschemas.push(filterSchema({ schema: tables, rootFieldFilter: (operation, name) => operation !== 'Query' || name !== PLACEHOLDER_FIELD }));
-  subschemas.push(...remotes.map((remote) => remote.view.schema));
+  subschemas.push(...remotes.map((remote) => remote.served));
   const stitched = stitchSchemas({ typeDefs: ROOTS, subschemas });
   const schema = new GraphQLSchema({ ...stitched.toConfig(), extensions: { ...stitched.extensions, [REMOTE_SUBSCRIPTIONS]: subscription } });
   return { schema, routes: { query, mutation, subscription } };

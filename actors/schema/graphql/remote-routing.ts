@@ -13,6 +13,8 @@ export interface RemoteExecutionContext {
   requestId: string;
   headers?: Record<string, string>;
   timeoutMs?: number;
+  /** Receives the remote's `Set-Cookie` values, for the reply to the client. */
+  setCookies?: string[];
 }
 
 type ReadyDocument = Extract<PreparedDocument, { kind: 'ready' }>;
@@ -41,7 +43,7 @@ export async function executeIfRemote(
   if (routing.kind === 'local') return undefined;
   if (routing.kind === 'mixed') return errorBody([{ message: 'cannot mix top level fields from two different graphql servers', path: '$', code: 'not-supported' }]);
   if (context.bus === undefined) return errorBody([{ message: 'remote schemas are not available here', path: '$', code: 'unexpected' }]);
-  const call = { bus: context.bus, requestId: context.requestId, headers: context.headers ?? {}, timeoutMs: context.timeoutMs ?? 0 };
+  const call = { bus: context.bus, requestId: context.requestId, headers: context.headers ?? {}, timeoutMs: context.timeoutMs ?? 0, setCookies: context.setCookies };
   return executeForward(routing.plan, schema, prepared.operation, prepared.fragments, variables, session, call);
 }
 

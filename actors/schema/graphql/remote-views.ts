@@ -1,13 +1,28 @@
+import type { GraphQLSchema } from 'graphql';
 import type { Metadata } from '../../../src/metadata/types.js';
 import type { Catalog } from '../../../src/pg/catalog.js';
 import { ADMIN_ROLE } from '../../../src/session/session.js';
+import { customizeSchema } from '../../remote-schema/customization/served-schema.js';
+import type { RemoteNames } from '../../remote-schema/customization/names.js';
 import type { RemoteRoleView } from '../../remote-schema/permissions/role-view.js';
 import { remoteModelOf, rolePermissionOf, type RemoteModel } from './remote-model.js';
 
-/** One remote schema as one role sees it. */
+/** One remote schema as one role sees it: its view in upstream names, and as served under the customization. */
 export interface RoleRemote {
   model: RemoteModel;
   view: RemoteRoleView;
+  served: GraphQLSchema;
+}
+
+/** Role views as served, by view (a view lives as long as its compiled permission). */
+const servedViews = new WeakMap<RemoteRoleView, { names: RemoteNames; schema: GraphQLSchema }>();
+
+function servedView(model: RemoteModel, view: RemoteRoleView): GraphQLSchema {
+  const cached = servedViews.get(view);
+  if (cached !== undefined && cached.names === model.names) return cached.schema;
+  const schema = customizeSchema(view.schema, model.names);
+  servedViews.set(view, { names: model.names, schema });
+  return schema;
 }
 
 /**
@@ -36,12 +51,12 @@ export class RemoteSchemaSet {
   }
 
   viewsFor(role: string): RoleRemote[] {
-    if (!this.permissionsEnabled || role === ADMIN_ROLE) return this.models.map((model) => ({ model, view: model.fullView }));
+    if (!this.permissionsEnabled || role === ADMIN_ROLE) return this.models.map((model) => ({ model, view: model.fullView, served: model.served }));
     return this.models.flatMap((model) => {
       const permission = model.entry.permissions?.find((item) => item.role === role);
       if (permission === undefined) return [];
       const compiled = rolePermissionOf(model, role, permission.definition.schema);
-      return compiled.ok ? [{ model, view: compiled.view }] : [];
+      return compiled.ok ? [{ model, view: compiled.view, served: servedView(model, compiled.view) }] : [];
     });
   }
 }

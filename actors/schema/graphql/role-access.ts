@@ -47,7 +47,12 @@ export interface RoleAccess {
   functionMutations: Map<string, FunctionRootTarget>;
 }
 
-export function roleAccess(model: SourceModel, role: string): RoleAccess {
+export interface RoleAccessOptions {
+  /** SERVICE_GRAPHQL_INFER_FUNCTION_PERMISSIONS (default true): see function-access.ts. */
+  inferFunctionPermissions?: boolean;
+}
+
+export function roleAccess(model: SourceModel, role: string, options: RoleAccessOptions = {}): RoleAccess {
   const admin = role === ADMIN_ROLE;
   // A table is readable when the role has a select permission that leaves it a column.
   const readable = new Map<string, { columns: ColumnModel[]; aggregations: boolean }>();
@@ -75,7 +80,7 @@ export function roleAccess(model: SourceModel, role: string): RoleAccess {
     if (access.allowAggregations) offer(table.rootFields.selectAggregate, 'select_aggregate', { kind: 'select-aggregate', table: key });
   }
   const access: RoleAccess = { role, tables, rootFields, functionMutations: new Map() };
-  addFunctionAccess(access, model, admin);
+  addFunctionAccess(access, model, admin, options.inferFunctionPermissions ?? true);
   return access;
 }
 

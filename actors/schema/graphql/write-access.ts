@@ -7,8 +7,9 @@ import type { ColumnModel, RelationshipModel, SourceModel, TableModel } from './
  * What one role may write (issue 4): per table its insert, update and delete access,
  * and the `mutation_root` fields they make. Like RoleAccess for reads, the role's schema
  * and the mutation compiler are both driven by this one value. Admin writes everything,
- * unchecked. Backend-only permissions are never offered: the session does not say
- * whether the request carried the admin secret, which they require.
+ * unchecked. A `backend_only` permission is offered only to a request that asked for
+ * backend-only permissions with the admin secret (`usesBackendOnlyPermissions`); such a
+ * request is offered the role's other permissions too, as in Hasura.
  */
 export interface InsertAccess {
   model: TableModel;
@@ -56,27 +57,28 @@ const ADMIN_INSERT: InsertPermission = { check: {}, columns: '*' };
 const ADMIN_UPDATE: UpdatePermission = { columns: '*', filter: {} };
 const ADMIN_DELETE: DeletePermission = { filter: {} };
 
-export function writeAccess(model: SourceModel, read: RoleAccess): WriteAccess {
+export function writeAccess(model: SourceModel, read: RoleAccess, backendOnly = false): WriteAccess {
   const role = read.role;
+  const offered = <P extends { backend_only?: boolean }>(permission: P | undefined): permission is P => permission !== undefined && (backendOnly || permission.backend_only !== true);
   const admin = role === ADMIN_ROLE;
   const inserts = new Map<string, InsertAccess>();
   const updates = new Map<string, UpdateAccess>();
   const deletes = new Map<string, DeleteAccess>();
   for (const table of model.tables.values()) {
     const insert: InsertPermission | undefined = admin ? ADMIN_INSERT : table.insertPermissions.get(role);
-    if (insert !== undefined && insert.backend_only !== true) {
+    if (offered(insert)) {
       const presets = presetMap(insert.set);
       const columns = writableColumns(table, insert.columns ?? '*', presets);
       inserts.set(table.key, { model: table, columns, columnsByField: byField(columns), presets, check: nonEmpty(insert.check), relationships: [] });
     }
     const update: UpdatePermission | undefined = admin ? ADMIN_UPDATE : table.updatePermissions.get(role);
-    if (update !== undefined && update.backend_only !== true) {
+    if (offered(update)) {
       const presets = presetMap(update.set);
       const columns = writableColumns(table, update.columns, presets);
       updates.set(table.key, { model: table, columns, columnsByField: byField(columns), presets, filter: nonEmpty(update.filter), check: nonEmpty(update.check) });
     }
     const del: DeletePermission | undefined = admin ? ADMIN_DELETE : table.deletePermissions.get(role);
-    if (del !== undefined && del.backend_only !== true) deletes.set(table.key, { model: table, filter: nonEmpty(del.filter) });
+    if (offered(del)) deletes.set(table.key, { model: table, filter: nonEmpty(del.filter) });
   }
   for (const access of inserts.values()) {
     access.relationships = access.model.relationships.filter((relationship) => inserts.has(relationship.target));

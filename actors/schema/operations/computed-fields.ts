@@ -5,6 +5,7 @@ import { relationKey } from '../../../src/pg/catalog.js';
 import { functionsClient } from '../../functions/client.js';
 import { gatherFunctionFacts, trackedKeysOf } from '../../functions/facts.js';
 import { displayName, quoted } from '../../functions/rules/reasons.js';
+import { permissionsUsing, withoutPermissions } from './computed-field-dependents.js';
 import { toFunctionName } from './functions.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
 import { trackedTable } from './tables.js';
@@ -60,18 +61,16 @@ export const dropComputedField: Operation<{ table: TableArg; name: string; casca
     if (!(entry.computed_fields ?? []).some((field) => field.name === args.name)) {
       throw errors.notExists(`${context.argsPath}.name`, `computed field ${JSON.stringify(args.name)} does not exist`);
     }
-    const dependents = (entry.select_permissions ?? []).filter((item) => (item.permission.computed_fields ?? []).includes(args.name));
+    const dependents = permissionsUsing(entry, args.name);
     if (dependents.length > 0 && args.cascade !== true) {
-      const names = dependents.map((item) => `permission ${displayName(table)}.${item.role}.select`).join(', ');
+      const names = dependents.map((item) => `permission ${displayName(table)}.${item.role}.${item.kind}`).join(', ');
       throw errors.dependencyError(context.argsPath, `cannot drop due to the following dependent objects : ${names}`);
     }
-    // Hasura's cascade drops the permissions that list the field.
-    const dropped = new Set(dependents.map((item) => item.role));
-    const metadata = withTable(context.metadata, table, (current): TableEntry => {
-      const next: TableEntry = { ...current, computed_fields: (current.computed_fields ?? []).filter((field) => field.name !== args.name) };
-      if (current.select_permissions !== undefined) next.select_permissions = current.select_permissions.filter((item) => !dropped.has(item.role));
-      return next;
-    });
+    // Hasura's cascade drops the permissions that need the field.
+    const metadata = withTable(context.metadata, table, (current): TableEntry => ({
+      ...withoutPermissions(current, dependents),
+      computed_fields: (current.computed_fields ?? []).filter((field) => field.name !== args.name),
+    }));
     return { response: SUCCESS, metadata };
   },
 };

@@ -1,10 +1,10 @@
-import type { Bus } from '../../../src/bus/bus.js';
 import { errors } from '../../../src/errors/errors.js';
 import { ServiceError } from '../../../src/errors/service-error.js';
 import { findTable, withTable } from '../../../src/metadata/edit.js';
-import type { ColumnList, EventTriggerEntry, HeaderConf, QualifiedName, TableEntry } from '../../../src/metadata/types.js';
+import type { ColumnList, EventTriggerEntry, HeaderConf, Metadata, QualifiedName, TableEntry } from '../../../src/metadata/types.js';
+import { qualified } from '../../../src/pg/quote.js';
 import { relationKey } from '../../../src/pg/catalog.js';
-import { captureTable, currentSlotName, ensurePublication, ensureSlot, releaseTable } from '../../triggers/capture/publication.js';
+import { captureTable, currentSlotName, ensurePublication, ensureSlot, releaseTable, slotExists } from '../../triggers/capture/publication.js';
 import { RETRY_DEFAULTS } from '../../triggers/trigger-set.js';
 import { displayTable, toQualified } from '../consistency/check.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
@@ -21,21 +21,9 @@ import { SUCCESS, type Operation, type OperationContext } from './operation.js';
 const MAX_NAME_LENGTH = 42;
 const NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 
-let triggerBus: Bus | null = null;
-
-/**
- * Operations get no bus in their context, so the triggers actor hands this process's
- * bus over when it starts; requests still go through NATS to whichever triggers
- * instance answers. A process that runs the schema actor without the triggers actor
- * answers these operations with 503.
- */
-export function provideTriggerBus(bus: Bus): void {
-  triggerBus = bus;
-}
-
-async function askTriggers<T>(verb: string, message: unknown): Promise<T> {
-  if (triggerBus === null) throw errors.noResponders('$', `<prefix>.triggers.${verb}`);
-  return triggerBus.request<T>(triggerBus.subjects.triggers(verb), message, { requestId: `query-${verb}-${Date.now()}`, timeoutMs: 30_000 });
+/** Asks the triggers actor, which owns the event and invocation logs, over `<p>.triggers.<verb>`. */
+function askTriggers<T>(context: OperationContext, verb: string, message: unknown): Promise<T> {
+  return context.request<T>((subjects) => subjects.triggers(verb), message);
 }
 
 interface OperationSpecArg {
@@ -145,6 +133,57 @@ const withTriggers = (entry: TableEntry, change: (triggers: EventTriggerEntry[])
   event_triggers: change(entry.event_triggers ?? []),
 });
 
+/**
+ * Publication first, then the slot (pgoutput cannot read WAL from before its
+ * publication), both outside the request's transaction: a slot cannot be created in a
+ * transaction that wrote. The request holds the metadata writers' lock meanwhile, so the
+ * triggers actor cannot drop the slot in between.
+ */
+async function prepareCapture(context: OperationContext): Promise<void> {
+  await ensurePublication(context.db);
+  const slot = await currentSlotName(context.db);
+  if (await slotExists(context.db, slot)) return;
+  // Creating a slot waits for every transaction that has an id to end, ours included:
+  // after SQL that wrote (run_sql earlier in a bulk) it would wait forever.
+  const transaction = await context.transaction();
+  const wrote = await transaction.query<{ wrote: boolean }>('select pg_current_xact_id_if_assigned() is not null as wrote');
+  if (wrote.rows[0]?.wrote === true) {
+    throw errors.notSupported(context.argsPath, 'the first event trigger of a database cannot follow SQL that writes in the same bulk; run the SQL in a request of its own first');
+  }
+  await ensureSlot(context.db, slot);
+}
+
+/** The tables of `metadata` that have at least one event trigger. */
+function triggerTables(metadata: Metadata): QualifiedName[] {
+  return (metadata.sources[0]?.tables ?? []).filter((table) => (table.event_triggers ?? []).length > 0).map((table) => table.table);
+}
+
+const sameTable = (a: QualifiedName, b: QualifiedName) => a.schema === b.schema && a.name === b.name;
+
+/**
+ * For operations that replace the metadata wholesale (replace_metadata, clear_metadata):
+ * every table with a trigger in `metadata` joins the publication with REPLICA IDENTITY
+ * FULL in the request's transaction, as create_event_trigger does, and a table that lost
+ * its last trigger leaves it. The reader switches to the new triggers at the metadata
+ * row's WAL position, so no change committed after the request returns is missed.
+ * Tables that do not exist are left to the consistency check.
+ */
+export async function syncEventCapture(context: OperationContext, metadata: Metadata): Promise<void> {
+  const wanted = triggerTables(metadata);
+  const had = triggerTables(context.metadata);
+  if (wanted.length === 0 && had.length === 0) return;
+  if (wanted.length > 0) await prepareCapture(context);
+  const transaction = await context.transaction();
+  for (const table of wanted) {
+    const found = await transaction.query<{ kind: string | null }>('select (select relkind::text from pg_class where oid = to_regclass($1)) as kind', [qualified(table.schema, table.name)]);
+    const kind = found.rows[0]?.kind;
+    if (kind === 'r' || kind === 'p') await captureTable(transaction, table);
+  }
+  for (const table of had) {
+    if (!wanted.some((other) => sameTable(other, table))) await releaseTable(transaction, table);
+  }
+}
+
 export const createEventTrigger: Operation<CreateArgs> = {
   type: 'create_event_trigger',
   argsSchema: 'query/create_event_trigger',
@@ -161,12 +200,7 @@ export const createEventTrigger: Operation<CreateArgs> = {
       throw errors.alreadyExists(`${context.argsPath}.name`, `Event trigger with name ${JSON.stringify(args.name)} already exists`);
     }
     checkAgainstDatabase(context, args, table);
-    // Publication first, then the slot (pgoutput cannot read WAL from before its
-    // publication), both outside the request's transaction: a slot cannot be created in
-    // a transaction that wrote. The request holds the metadata writers' lock meanwhile,
-    // so the triggers actor cannot drop the slot in between.
-    await ensurePublication(context.db);
-    await ensureSlot(context.db, await currentSlotName(context.db));
+    await prepareCapture(context);
     await captureTable(await context.transaction(), table);
     const entry = toEntry(args);
     const metadata = withTable(context.metadata, table, (tableEntry) =>
@@ -195,7 +229,7 @@ export const invokeEventTrigger: Operation<{ name: string; payload: unknown }> =
   async run(args, context) {
     const { table, entry } = existingTrigger(context, args.name, `${context.argsPath}.name`);
     if (entry.definition.enable_manual !== true) throw errors.notSupported(`${context.argsPath}.name`, 'manual mode is not enabled for event trigger');
-    const response = await askTriggers<{ event_id: string }>('invoke', {
+    const response = await askTriggers<{ event_id: string }>(context, 'invoke', {
       trigger: entry.name,
       table,
       payload: args.payload ?? null,
@@ -209,8 +243,8 @@ export const redeliverEvent: Operation<{ event_id: string }> = {
   type: 'redeliver_event',
   argsSchema: 'query/redeliver_event',
   readOnly: true,
-  async run(args) {
-    return { response: await askTriggers('redeliver', { event_id: args.event_id }) };
+  async run(args, context) {
+    return { response: await askTriggers(context, 'redeliver', { event_id: args.event_id }) };
   },
 };
 
@@ -218,9 +252,9 @@ export const getEventLogs: Operation<{ trigger_name: string; status?: 'pending' 
   type: 'get_event_logs',
   argsSchema: 'query/get_event_logs',
   readOnly: true,
-  async run(args) {
+  async run(args, context) {
     return {
-      response: await askTriggers('event_logs', { trigger_name: args.trigger_name, status: args.status ?? 'all', limit: args.limit ?? 100, offset: args.offset ?? 0 }),
+      response: await askTriggers(context, 'event_logs', { trigger_name: args.trigger_name, status: args.status ?? 'all', limit: args.limit ?? 100, offset: args.offset ?? 0 }),
     };
   },
 };
@@ -229,8 +263,8 @@ export const getEventInvocationLogs: Operation<{ trigger_name: string; limit?: n
   type: 'get_event_invocation_logs',
   argsSchema: 'query/get_event_invocation_logs',
   readOnly: true,
-  async run(args) {
-    return { response: await askTriggers('invocation_logs', { trigger_name: args.trigger_name, limit: args.limit ?? 100, offset: args.offset ?? 0 }) };
+  async run(args, context) {
+    return { response: await askTriggers(context, 'invocation_logs', { trigger_name: args.trigger_name, limit: args.limit ?? 100, offset: args.offset ?? 0 }) };
   },
 };
 
@@ -238,9 +272,9 @@ export const getEventById: Operation<{ event_id: string; invocation_log_limit?: 
   type: 'get_event_by_id',
   argsSchema: 'query/get_event_by_id',
   readOnly: true,
-  async run(args) {
+  async run(args, context) {
     return {
-      response: await askTriggers('event_by_id', {
+      response: await askTriggers(context, 'event_by_id', {
         event_id: args.event_id,
         invocation_log_limit: args.invocation_log_limit ?? 100,
         invocation_log_offset: args.invocation_log_offset ?? 0,

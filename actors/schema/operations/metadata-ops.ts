@@ -4,6 +4,7 @@ import { fromVersion2, isVersion2 } from '../../../src/metadata/version2.js';
 import { DEFAULT_SOURCE, emptyMetadata, type Metadata } from '../../../src/metadata/types.js';
 import { checkConsistency } from '../consistency/check.js';
 import type { InconsistentObject } from '../consistency/inconsistency.js';
+import { syncEventCapture } from './event-triggers.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
 import { refreshRemoteSnapshots, remotesToIntrospect, remotesToReload } from './remote-schemas.js';
 
@@ -55,6 +56,7 @@ export const replaceMetadata: Operation<Metadata> = {
   async run(args, context) {
     const metadata = checkSources(args, context);
     await refreshRemoteSnapshots(context, remotesToIntrospect(context, metadata));
+    await syncEventCapture(context, metadata);
     return { response: SUCCESS, metadata, consistency: 'none-at-all' };
   },
 };
@@ -68,6 +70,7 @@ export const replaceMetadataV2: Operation<{ allow_inconsistent_metadata?: boolea
   async run(args, context) {
     const metadata = normalizeMetadata(checkSources(args.metadata, { ...context, argsPath: `${context.argsPath}.metadata` }));
     await refreshRemoteSnapshots(context, remotesToIntrospect(context, metadata));
+    await syncEventCapture(context, metadata);
     const report = checkConsistency(metadata, await context.reloadCatalog());
     return {
       response: consistencyReport(report.inconsistencies),
@@ -80,7 +83,8 @@ export const replaceMetadataV2: Operation<{ allow_inconsistent_metadata?: boolea
 export const clearMetadata: Operation<Empty> = {
   type: 'clear_metadata',
   argsSchema: 'query/clear_metadata',
-  async run() {
+  async run(_args, context) {
+    await syncEventCapture(context, emptyMetadata());
     return { response: SUCCESS, metadata: emptyMetadata(), consistency: 'allow' };
   },
 };

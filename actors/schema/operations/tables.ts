@@ -3,6 +3,7 @@ import { findTable, sameTable, withTable, withTables } from '../../../src/metada
 import type { QualifiedName, Relationship, TableConfiguration, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey } from '../../../src/pg/catalog.js';
 import { displayTable, toQualified } from '../consistency/check.js';
+import { remoteRootConflict } from '../graphql/remote-consistency.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
 
 type TableArg = QualifiedName | string;
@@ -25,7 +26,10 @@ function track(context: OperationContext, table: QualifiedName, configuration: T
   const entry: TableEntry = { table };
   if (isEnum === true) entry.is_enum = true;
   if (configuration !== undefined && Object.keys(configuration).length > 0) entry.configuration = configuration;
-  return { response: SUCCESS, metadata: withTables(context.metadata, (tables) => [...tables, entry]) };
+  const metadata = withTables(context.metadata, (tables) => [...tables, entry]);
+  const taken = remoteRootConflict(metadata, context.catalog, context.inconsistencies);
+  if (taken !== null) throw errors.remoteSchemaConflicts(context.argsPath, taken);
+  return { response: SUCCESS, metadata };
 }
 
 export const trackTable: Operation<{ schema?: string; name?: string; table?: TableArg; is_enum?: boolean }> = {

@@ -3,6 +3,7 @@ import { typeNames } from '../graphql/type-names.js';
 import { invariant } from '../../../src/errors/service-error.js';
 import type { CompileContext } from './context.js';
 import { argumentsOf, collectFields, subSelections, type CollectedField } from './fields.js';
+import { compileComputedScalar } from './function-select.js';
 import { AGGREGATE_FUNCTIONS } from './order-by.js';
 import { columnRef, jsonObject, nameLiteral } from './sql-text.js';
 
@@ -44,8 +45,10 @@ function functionObject(context: CompileContext, access: TableAccess, alias: str
   const pairs = collectFields(context, typeName, subSelections(field), field.path).map((sub): [string, string] => {
     if (sub.name === '__typename') return [sub.responseKey, nameLiteral(typeName)];
     const column = access.columnsByField.get(sub.name);
-    invariant(column !== undefined, `aggregated column ${sub.name} is permitted`);
-    return [sub.responseKey, `${fn}(${columnRef(alias, column.name)})`];
+    if (column !== undefined) return [sub.responseKey, `${fn}(${columnRef(alias, column.name)})`];
+    const computed = access.fields.get(sub.name);
+    invariant(computed?.kind === 'computed-scalar', `aggregated field ${sub.name} is a permitted column or scalar computed field`);
+    return [sub.responseKey, `${fn}(${compileComputedScalar(context, access, alias, computed.field, sub)})`];
   });
   return jsonObject(pairs);
 }

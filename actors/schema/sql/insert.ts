@@ -5,7 +5,7 @@ import type { CollectedField } from './fields.js';
 import { hasNested, readInsertInput, type InsertInput, type InsertRow } from './insert-rows.js';
 import { nextStatement, type MutationContext } from './mutation-context.js';
 import { allRows, countRows, cteRows, mutationResponse, mutationRow, type RowsSource } from './mutation-output.js';
-import { step, writeStatement, type MutationFieldPlan, type MutationStep } from './mutation-plan.js';
+import { step, writeStatement, type MutationFieldPlan, type MutationStep, type StepFailure } from './mutation-plan.js';
 import type { OnConflict } from './on-conflict.js';
 import { columnRef } from './sql-text.js';
 import { permissionCondition } from './where.js';
@@ -26,7 +26,7 @@ export function compileInsert(base: MutationContext, field: CollectedField, tabl
   const access = context.writes.inserts.get(tableKey)!;
   const input = readInsertInput(context, access, field, one);
   const errorPath = `${field.path}.args.${one ? 'object' : 'objects'}`;
-  const steps = hasNested(input.rows) ? nestedSteps(context, access, input, field, one) : [flatStep(context, access, input, field, one)];
+  const steps = hasNested(input.rows) ? nestedSteps(context, access, input, field, one, errorPath) : [flatStep(context, access, input, field, one)];
   return { responseKey: field.responseKey, errorPath, steps, list: false, staticJson: null };
 }
 
@@ -62,10 +62,24 @@ interface WrittenCte {
   top: boolean;
 }
 
-function nestedSteps(context: MutationContext, access: InsertAccess, input: InsertInput, field: CollectedField, one: boolean): MutationStep[] {
+/**
+ * A related row that must exist but was not written (its upsert did nothing): Hasura
+ * refuses the whole insert rather than leave the row that needs it unwritten. Only a
+ * row with an `on_conflict` can go unwritten without an error (a row selected from an
+ * unwritten one is flagged through that one), so only those are checked.
+ */
+interface Unwritten {
+  /** A condition true when the CTE wrote no row. */
+  condition: string;
+  failure: StepFailure;
+}
+
+function nestedSteps(context: MutationContext, access: InsertAccess, input: InsertInput, field: CollectedField, one: boolean, errorPath: string): MutationStep[] {
   const ctes: string[] = [];
   const written: WrittenCte[] = [];
-  for (const row of input.rows) rowCte(context, ctes, written, access, row, input.onConflict, null, true);
+  const unwritten: Unwritten[] = [];
+  // Hasura reports rows as `object[0]` too: it inserts a single object as a list of one.
+  input.rows.forEach((row, index) => rowCte(context, { ctes, written, unwritten }, access, row, input.onConflict, null, true, `${errorPath}[${index}]`));
 
   // Step 1 writes, and hands on the count and the ctids of the rows the checks and the answer read.
   const union = (list: WrittenCte[], where = '') =>
@@ -94,7 +108,8 @@ function nestedSteps(context: MutationContext, access: InsertAccess, input: Inse
       checks.push({ model, condition: (read, alias) => permissionCondition(read, model, updateCheck, alias), carried });
     }
   }
-  const write = step(context, writeStatement(context, ctes, outputs), { carries: true });
+  if (unwritten.length > 0) outputs.push(['failure', `case ${unwritten.map((item, index) => `when ${item.condition} then ${index}`).join(' ')} end`]);
+  const write = step(context, writeStatement(context, ctes, outputs), { carries: true, failures: unwritten.map((item) => item.failure) });
 
   // Step 2 reads the written rows back: now every row of step 1 is visible.
   const read = nextStatement(context);
@@ -113,17 +128,25 @@ function nestedSteps(context: MutationContext, access: InsertAccess, input: Inse
   return [write, step(read, `select ${columns.join(', ')}`, { checked: conditions.length > 0 })];
 }
 
-/** Adds the CTEs writing `row` and its nested rows; returns the name of the row's own CTE. */
+/** What the CTEs of a nested insert collect: the statement's CTEs, what each wrote, what must have been written. */
+interface NestedWrites {
+  ctes: string[];
+  written: WrittenCte[];
+  unwritten: Unwritten[];
+}
+
+/** Adds the CTEs writing `row` (at `path` of the request) and its nested rows; returns the name of the row's own CTE. */
 function rowCte(
   context: MutationContext,
-  ctes: string[],
-  written: WrittenCte[],
+  writes: NestedWrites,
   access: InsertAccess,
   row: InsertRow,
   onConflict: OnConflict | null,
   parent: { cte: string; pairs: ReadonlyArray<readonly [string, string]> } | null,
   top: boolean,
+  path: string,
 ): string {
+  const { ctes, written, unwritten } = writes;
   const values = new Map(row.values);
   const sources: string[] = [];
   const link = (cte: string, pairs: ReadonlyArray<readonly [string, string]>) => {
@@ -133,7 +156,16 @@ function rowCte(
   if (parent !== null) link(parent.cte, parent.pairs);
   for (const nested of row.nested) {
     if (nested.relationship.insertOrder !== 'before') continue;
-    const cte = rowCte(context, ctes, written, nested.access, nested.rows[0]!, nested.onConflict, null, false);
+    const name = nested.relationship.name;
+    const cte = rowCte(context, writes, nested.access, nested.rows[0]!, nested.onConflict, null, false, `${path}.${name}.data`);
+    if (nested.onConflict !== null) unwritten.push({
+      condition: `not exists (select from "${cte}")`,
+      failure: {
+        message: `cannot proceed to insert object relation ${JSON.stringify(name)} since insert to table ${JSON.stringify(displayName(nested.access.model))} affects zero rows`,
+        path: `${path}.${name}`,
+        code: 'not-supported',
+      },
+    });
     link(cte, nested.relationship.mapping);
   }
 
@@ -146,12 +178,24 @@ function rowCte(
   ctes.push(`"${name}" as (insert into ${insertTarget(model, onConflict)} ${body}${conflictClause(onConflict)}${returning(onConflict)}, "ctid" as "${CTID}")`);
   written.push({ name, access, upsertUpdates: onConflict?.updates ?? false, top });
 
-  for (const nested of row.nested) {
-    if (nested.relationship.insertOrder !== 'after') continue;
+  const after = row.nested.filter((nested) => nested.relationship.insertOrder === 'after');
+  if (after.length > 0 && onConflict !== null) {
+    unwritten.push({
+      condition: `not exists (select from "${name}")`,
+      failure: { message: `cannot proceed to insert array relations since insert to table ${JSON.stringify(displayName(model))} affects zero rows`, path, code: 'not-supported' },
+    });
+  }
+  for (const nested of after) {
     const pairs = nested.relationship.mapping.map(([own, related]) => [related, own] as const);
-    for (const child of nested.rows) rowCte(context, ctes, written, nested.access, child, nested.onConflict, { cte: name, pairs }, false);
+    const data = `${path}.${nested.relationship.name}.data`;
+    nested.rows.forEach((child, index) => rowCte(context, writes, nested.access, child, nested.onConflict, { cte: name, pairs }, false, `${data}[${index}]`));
   }
   return name;
+}
+
+/** A table as Hasura's messages name it: bare in `public`, `schema.name` elsewhere. */
+function displayName(model: TableModel): string {
+  return model.table.schema === 'public' ? model.table.name : `${model.table.schema}.${model.table.name}`;
 }
 
 function insertTarget(model: TableModel, onConflict: OnConflict | null): string {

@@ -21,6 +21,18 @@ export interface MutationStep {
   carries: boolean;
   /** The step returns `check_ok`: a permission check that may fail and must roll back. */
   checked: boolean;
+  /**
+   * Errors the step may end in: it returns `failure`, null or the index of the one that
+   * happened, and the request then fails and rolls back (a nested insert whose related
+   * row was not written, insert.ts).
+   */
+  failures: StepFailure[];
+}
+
+export interface StepFailure {
+  message: string;
+  path: string;
+  code: string;
 }
 
 export interface MutationFieldPlan {
@@ -56,8 +68,8 @@ export function writeStatement(context: MutationContext, ctes: readonly string[]
   return `with ${ctes.join(', ')} select ${columns} from (select set_config('${SESSION_SETTING}', ${session}, true)${message}) as "_session"`;
 }
 
-export function step(context: MutationContext, sql: string, options: { carries?: boolean; checked?: boolean } = {}): MutationStep {
+export function step(context: MutationContext, sql: string, options: { carries?: boolean; checked?: boolean; failures?: StepFailure[] } = {}): MutationStep {
   // Postgres truncates identifiers at 63 bytes; 'gql_' + 40 hex digits fits.
   const name = `gql_${createHash('sha1').update(sql).digest('hex')}`;
-  return { sql, name, params: context.params.sources, carries: options.carries ?? false, checked: options.checked ?? false };
+  return { sql, name, params: context.params.sources, carries: options.carries ?? false, checked: options.checked ?? false, failures: options.failures ?? [] };
 }

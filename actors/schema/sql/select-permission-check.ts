@@ -1,6 +1,8 @@
 import type { SelectPermission } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog } from '../../../src/pg/catalog.js';
 import { qualifiedTable, type SourceModel, type TableModel } from '../graphql/table-model.js';
+import type { ColumnType } from '../graphql/column-types.js';
+import { inputArgumentsOf } from '../graphql/function-model.js';
 import { operatorNamed } from './operators.js';
 
 /**
@@ -61,17 +63,17 @@ function fieldProblem(model: SourceModel, table: TableModel, root: TableModel, k
     return filterProblem(model, target, root, value._where ?? {}, `${path}._where`);
   }
   const column = table.columnsByName.get(key);
-  if (column !== undefined) {
-    if (!isObject(value)) return null;
-    for (const [operator, operand] of Object.entries(value)) {
-      if (COLUMN_OPERATORS.has(operator)) {
-        const [scope, name] = Array.isArray(operand) && operand.length === 2 && operand[0] === '$' ? [root, operand[1]] : [table, operand];
-        if (typeof name !== 'string' || !scope.columnsByName.has(name)) return { path: `${path}.${operator}`, message: `no such column exists: ${JSON.stringify(name)}` };
-      } else if (operatorNamed(column.type, operator) === undefined) {
-        return { path: `${path}.${operator}`, message: `unknown operator ${JSON.stringify(operator)} for a column of type ${JSON.stringify(column.type.scalar)}` };
-      }
+  if (column !== undefined) return comparisonProblem(table, root, column.type, value, path);
+  const computed = model.functions.computedFields.get(table.key)?.find((field) => field.name === key);
+  if (computed !== undefined) {
+    // Boolean expressions give a computed field no `args` (as in Hasura).
+    if (inputArgumentsOf(computed.arguments).length > 0) {
+      return { path, message: `computed field ${JSON.stringify(key)} takes arguments; only one without arguments can be used in a boolean expression` };
     }
-    return null;
+    if (computed.returns.kind === 'scalar') return comparisonProblem(table, root, computed.returns.type, value, path);
+    const target = model.tables.get(computed.returns.table);
+    if (target === undefined) return { path, message: `table returned by computed field ${JSON.stringify(key)} is not tracked` };
+    return filterProblem(model, target, root, value, path);
   }
   const relationship = table.relationships.find((candidate) => candidate.name === key);
   if (relationship !== undefined) {
@@ -80,6 +82,20 @@ function fieldProblem(model: SourceModel, table: TableModel, root: TableModel, k
     return filterProblem(model, target, root, value, path);
   }
   return { path, message: `no such column or relationship exists: ${JSON.stringify(key)}` };
+}
+
+/** The operators applied to a column or a scalar computed field of type `type`. */
+function comparisonProblem(table: TableModel, root: TableModel, type: ColumnType, value: unknown, path: string): PermissionProblem | null {
+  if (!isObject(value)) return null;
+  for (const [operator, operand] of Object.entries(value)) {
+    if (COLUMN_OPERATORS.has(operator)) {
+      const [scope, name] = Array.isArray(operand) && operand.length === 2 && operand[0] === '$' ? [root, operand[1]] : [table, operand];
+      if (typeof name !== 'string' || !scope.columnsByName.has(name)) return { path: `${path}.${operator}`, message: `no such column exists: ${JSON.stringify(name)}` };
+    } else if (operatorNamed(type, operator) === undefined) {
+      return { path: `${path}.${operator}`, message: `unknown operator ${JSON.stringify(operator)} for a column of type ${JSON.stringify(type.scalar)}` };
+    }
+  }
+  return null;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

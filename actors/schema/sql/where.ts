@@ -4,7 +4,9 @@ import { relationKey } from '../../../src/pg/catalog.js';
 import type { BoolExp } from '../../../src/metadata/types.js';
 import type { ColumnType } from '../graphql/column-types.js';
 import { tableAccessOf, type CompileContext } from './context.js';
-import { compileComputedScalar } from './function-select.js';
+import { inputArgumentsOf, type ComputedFieldModel } from '../graphql/function-model.js';
+import { quoteIdent } from '../../../src/pg/quote.js';
+import { functionCall, rowArgument } from './function-call.js';
 import { permissionInput, type Input } from './input.js';
 import { operandParam, operatorNamed } from './operators.js';
 import { QueryError } from './query-error.js';
@@ -74,14 +76,55 @@ function fieldCondition(context: CompileContext, scope: Scope, key: string, valu
   }
   const column = scope.mode === 'query' ? scope.access!.columnsByField.get(key) : scope.table.columnsByName.get(key);
   if (column !== undefined) return comparison(context, scope, column, value);
-  const computed = scope.mode === 'query' ? scope.access!.fields.get(key) : undefined;
-  if (computed?.kind === 'computed-scalar' && computed.field.returns.kind === 'scalar') {
-    const subject = compileComputedScalar(context, scope.access!, scope.alias, computed.field, null);
-    return comparison(context, scope, { subject, type: computed.field.returns.type }, value);
-  }
+  const computed = computedFieldNamed(context, scope, key);
+  if (computed !== undefined) return computedFieldCondition(context, scope, computed, value);
   const relationship = relationshipNamed(scope, key);
   if (relationship !== undefined) return relationshipCondition(context, scope, relationship, value);
   throw new QueryError(`field ${JSON.stringify(key)} not found in type: ${JSON.stringify(`${scope.table.typeName}_bool_exp`)}`, value.path);
+}
+
+/**
+ * A computed field without arguments of its own (Hasura's boolean expressions take no
+ * `args`): in a query, one the role may use; in a permission, any of the table's.
+ */
+function computedFieldNamed(context: CompileContext, scope: Scope, name: string): ComputedFieldModel | undefined {
+  if (scope.mode === 'query') {
+    const target = scope.access!.fields.get(name);
+    const field = target?.kind === 'computed-scalar' || target?.kind === 'computed-table' ? target.field : undefined;
+    return field !== undefined && takesNoArguments(field) ? field : undefined;
+  }
+  const field = context.model.functions.computedFields.get(scope.table.key)?.find((candidate) => candidate.name === name);
+  return field !== undefined && takesNoArguments(field) ? field : undefined;
+}
+
+export function takesNoArguments(field: ComputedFieldModel): boolean {
+  return inputArgumentsOf(field.arguments).length === 0;
+}
+
+/**
+ * A scalar computed field compares its value, as a column does. A table computed field
+ * holds when some row it returns satisfies the nested expression; in a query the rows
+ * are also filtered by the role's permission on the returned table, as rows reached
+ * through a relationship are (Hasura's translation leaves that filter out; a `where`
+ * must not reveal rows the role cannot read).
+ */
+function computedFieldCondition(context: CompileContext, scope: Scope, field: ComputedFieldModel, value: Input): string {
+  const call = functionCall(context, { function: field.function, arguments: field.arguments, args: undefined, row: rowArgument(scope.alias, scope.table.table) });
+  if (field.returns.kind === 'scalar') return comparison(context, scope, { subject: call, type: field.returns.type }, value);
+  const alias = context.aliases.fresh();
+  const conditions: string[] = [];
+  let nested: Scope;
+  if (scope.mode === 'query') {
+    const access = tableAccessOf(context, field.returns.table);
+    const filter = permissionFilter(context, access, alias);
+    if (filter !== null) conditions.push(filter);
+    nested = { mode: 'query', table: access.model, access, alias, rootAlias: alias };
+  } else {
+    nested = { mode: 'permission', table: context.model.tables.get(field.returns.table)!, access: null, alias, rootAlias: scope.rootAlias };
+  }
+  const inner = boolExp(context, nested, value);
+  if (inner !== 'true') conditions.push(inner);
+  return `exists (select 1 from ${call} as ${quoteIdent(alias)}${conditions.length === 0 ? '' : ` where ${and(conditions)}`})`;
 }
 
 function relationshipNamed(scope: Scope, name: string): RelationshipModel | undefined {

@@ -74,7 +74,9 @@ const same = (a: QualifiedName, b: QualifiedName) => a.schema === b.schema && a.
 
 /** Adds `table` to the publication with REPLICA IDENTITY FULL (inside the caller's transaction). */
 export async function captureTable(db: Db, table: QualifiedName): Promise<void> {
-  await db.query(`alter table ${qualified(table.schema, table.name)} replica identity full`);
+  // ALTER TABLE locks the table: skipped when there is nothing to change (replace_metadata re-applies every trigger).
+  const identity = await db.query<{ full: boolean }>("select relreplident = 'f' as full from pg_class where oid = $1::regclass", [qualified(table.schema, table.name)]);
+  if (identity.rows[0]?.full !== true) await db.query(`alter table ${qualified(table.schema, table.name)} replica identity full`);
   if ((await publishedTables(db)).some((published) => same(published, table))) return;
   await db.query(`alter publication ${quoteIdent(PUBLICATION)} add table ${qualified(table.schema, table.name)}`);
 }

@@ -74,8 +74,11 @@ export class ReplicationReader {
       slot: string;
       publication: string;
       sink: ChangeSink;
-      /** A change to the metadata row, in WAL order (the new metadata JSON text). */
-      onMetadata: (json: string) => void;
+      /**
+       * A change to the metadata row, in WAL order (the new metadata JSON text, the commit
+       * LSN of its transaction); what it returns is stored before that commit is confirmed.
+       */
+      onMetadata: (json: string, commitLsn: bigint) => Promise<unknown>;
       isMetadataTable: (schema: string, table: string) => boolean;
       /** The slot's confirmed_flush_lsn when reading starts: status updates never go below it. */
       startLsn: bigint;
@@ -158,7 +161,7 @@ export class ReplicationReader {
     const ordinal = open.ordinal++;
     if (this.options.isMetadataTable(relation.schema, relation.name)) {
       const row = message.tag === 'delete' ? null : (message.new as Record<string, string | null>);
-      if (row?.metadata !== undefined && row.metadata !== null) this.options.onMetadata(row.metadata);
+      if (row?.metadata !== undefined && row.metadata !== null) this.#track(open, this.options.onMetadata(row.metadata, parseLsn(open.commitLsn)));
       return;
     }
     const change: RowChange = {
@@ -170,14 +173,17 @@ export class ReplicationReader {
       new: message.tag === 'delete' ? null : (message.new as Record<string, string | null>),
     };
     const stores = this.options.sink.change(change, { commitLsn: open.commitLsn, commitTime: open.commitTime, ordinal, session: open.session });
-    for (const store of stores) {
-      this.#unstored++;
-      open.stores.push(store);
-      void store.then(
-        () => this.#stored(),
-        () => this.#stored(),
-      );
-    }
+    for (const store of stores) this.#track(open, store);
+  }
+
+  /** The transaction's commit is confirmed only once `store` resolved. */
+  #track(open: OpenTransaction, store: Promise<unknown>): void {
+    this.#unstored++;
+    open.stores.push(store);
+    void store.then(
+      () => this.#stored(),
+      () => this.#stored(),
+    );
     if (this.#unstored > PAUSE_ABOVE && !this.#paused) this.#setPaused(true);
   }
 

@@ -10,6 +10,7 @@ import { LEASE_RENEW_MS, ReplicationLease } from './lease.js';
 import { currentSlotName, dropSlot, ensurePublication, ensureSlot, reconcilePublication, slotExists } from './publication.js';
 import { ReplicationReader } from './reader.js';
 import { parseLsn } from './lsn.js';
+import { ensureTriggerHistory, forgetTriggers, recordTriggers, triggersAt } from './trigger-history.js';
 import type { ValueConverter } from './values.js';
 
 /**
@@ -24,7 +25,11 @@ export class CaptureSupervisor {
   #reader: ReplicationReader | null = null;
   #lease: ReplicationLease | null = null;
   #timer: NodeJS.Timeout | null = null;
+  #renewTimer: NodeJS.Timeout | null = null;
+  #renewing: Promise<boolean> | null = null;
   #ticking = false;
+  #stopped = false;
+  #round: Promise<void> = Promise.resolve();
   #slot: string | null = null;
   #lagBytes: number | null = null;
   #reconciledVersion = -1;
@@ -63,48 +68,89 @@ export class CaptureSupervisor {
 
   start(): void {
     this.#timer = setInterval(() => void this.tick(), LEASE_RENEW_MS);
+    // Renewal runs on its own: a slow capture round (a reconnect, a busy pool) must not let the lease lapse.
+    this.#renewTimer = setInterval(() => void this.#renew(), LEASE_RENEW_MS);
     void this.tick();
   }
 
   async stop(): Promise<void> {
+    this.#stopped = true;
     if (this.#timer !== null) clearInterval(this.#timer);
+    if (this.#renewTimer !== null) clearInterval(this.#renewTimer);
+    // A round under way could start a reader after this one is stopped, holding the slot until the process exits.
+    await this.#round;
     await this.#stopReader();
     await this.#lease?.release();
   }
 
   /** One round: take or renew the lease, then start, keep or stop reading. */
-  async tick(): Promise<void> {
-    if (this.#ticking) return;
+  tick(): Promise<void> {
+    if (this.#ticking || this.#stopped) return this.#round;
     this.#ticking = true;
+    this.#round = this.#runRound().finally(() => (this.#ticking = false));
+    return this.#round;
+  }
+
+  async #runRound(): Promise<void> {
     try {
       const wanted = this.deps.wanted();
       const slot = (this.#slot ??= await currentSlotName(this.deps.pool));
       if (!wanted.hasTriggers && !this.holdsLease && !(await slotExists(this.deps.pool, slot))) return;
       this.#lease ??= new ReplicationLease(await this.deps.kv(), this.deps.instance);
-      const held = await this.#lease.tick();
-      if (!held) {
-        if (this.#reader !== null) {
-          this.deps.log.warn('replication lease lost; stopping capture');
-          this.deps.announce('triggers.lease', { held: false, instance: this.deps.instance });
-          await this.#stopReader();
-        }
-        return;
-      }
+      if (!(await this.#renew())) return;
       if (!wanted.hasTriggers) {
         await this.#stopReader();
         if (await this.#dropSlotIfUnused(slot)) await this.#lease.release();
         return;
       }
-      if (this.#reconciledVersion !== wanted.resourceVersion) {
-        await reconcilePublication(this.deps.pool, new TriggerSet(wanted.metadata).tables());
-        this.#reconciledVersion = wanted.resourceVersion;
-      }
+      if (this.#reconciledVersion !== wanted.resourceVersion) await this.#reconcile();
       if (this.#reader === null) await this.#startReader(slot);
       await this.#measureLag(slot);
     } catch (error) {
       this.deps.log.warn({ err: error }, 'event capture round failed; retrying');
+    }
+  }
+
+  /** Takes or renews the lease (one attempt at a time); stops reading the moment it is lost. */
+  async #renew(): Promise<boolean> {
+    const lease = this.#lease;
+    if (lease === null) return false;
+    this.#renewing ??= lease.tick().finally(() => (this.#renewing = null));
+    const held = await this.#renewing;
+    if (!held && this.#reader !== null) {
+      this.deps.log.warn('replication lease lost; stopping capture');
+      this.deps.announce('triggers.lease', { held: false, instance: this.deps.instance });
+      await this.#stopReader();
+    }
+    return held;
+  }
+
+  /**
+   * Removes from the publication the tables that lost their last trigger (clear_metadata,
+   * untrack_table) and adds any that lack it. Every operation that adds a trigger does so
+   * in its own transaction; this is the safety net. It runs under the metadata writers'
+   * lock against the metadata as stored, never a possibly stale copy: reconciling with an
+   * older version could drop a table a concurrent create_event_trigger just added. A
+   * writer holding the lock only defers it to the next round.
+   */
+  async #reconcile(): Promise<void> {
+    const client = await this.deps.pool.connect();
+    try {
+      await client.query('begin');
+      const locked = await client.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [METADATA_WRITE_LOCK]);
+      if (locked.rows[0]?.locked !== true) {
+        await client.query('rollback');
+        return;
+      }
+      const stored = await this.deps.store.read();
+      await reconcilePublication(client, new TriggerSet(stored.metadata).tables());
+      await client.query('commit');
+      this.#reconciledVersion = stored.resourceVersion;
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
     } finally {
-      this.#ticking = false;
+      client.release();
     }
   }
 
@@ -117,23 +163,29 @@ export class CaptureSupervisor {
     );
     // The previous reader's connection may still hold the slot (it was just killed): next round.
     if (state.rows[0]?.active === true) return;
-    const stored = await this.deps.store.read();
-    this.triggers = new TriggerSet(stored.metadata);
+    const startLsn = parseLsn(state.rows[0]?.lsn);
+    await ensureTriggerHistory(this.deps.pool);
+    // The triggers as of where reading resumes; the WAL brings every later change of them.
+    this.triggers = new TriggerSet((await triggersAt(this.deps.pool, startLsn)) ?? (await this.deps.store.read()).metadata);
     await this.deps.values.load(this.deps.pool);
     const reader = new ReplicationReader({
       connectionString: this.deps.connectionString,
       slot,
       publication: PUBLICATION,
       sink: this.deps.events,
-      onMetadata: (json) => {
+      onMetadata: (json, commitLsn) => {
+        let metadata: Metadata;
         try {
-          this.triggers = new TriggerSet(JSON.parse(json) as Metadata);
+          metadata = JSON.parse(json) as Metadata;
         } catch (error) {
           this.deps.log.error({ err: error }, 'metadata row in the replication stream is not JSON; triggers unchanged');
+          return Promise.resolve();
         }
+        this.triggers = new TriggerSet(metadata);
+        return this.#recordTriggers(slot, commitLsn, metadata);
       },
       isMetadataTable: (schema, table) => schema === METADATA_TABLE.schema && table === METADATA_TABLE.name,
-      startLsn: parseLsn(state.rows[0]?.lsn),
+      startLsn,
       log: this.deps.log,
     });
     this.#reader = reader;
@@ -143,6 +195,19 @@ export class CaptureSupervisor {
       () => this.#readerEnded(reader, null),
       (error: unknown) => this.#readerEnded(reader, error),
     );
+  }
+
+  /** Keeps trying while this process reads the slot: the metadata change's commit is confirmed only once it is recorded. */
+  async #recordTriggers(slot: string, commitLsn: bigint, metadata: Metadata): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await recordTriggers(this.deps.pool, slot, commitLsn, metadata);
+      } catch (error) {
+        if (this.#stopped || this.#reader === null) throw error;
+        if (attempt % 10 === 0) this.deps.log.warn({ err: error }, 'cannot record the triggers of a metadata change yet; retrying');
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+    }
   }
 
   #readerEnded(reader: ReplicationReader, error: unknown): void {
@@ -168,6 +233,7 @@ export class CaptureSupervisor {
       const dropped = new TriggerSet(stored.metadata).size === 0 ? await dropSlot(client, slot) : false;
       if (dropped) await reconcilePublication(client, []);
       await client.query('commit');
+      if (dropped) await forgetTriggers(this.deps.pool).catch(() => undefined);
       return dropped;
     } catch (error) {
       await client.query('rollback').catch(() => undefined);

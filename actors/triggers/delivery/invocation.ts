@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { headersWith } from '../../../src/bus/wire.js';
+import { concatChunks, headersWith } from '../../../src/bus/wire.js';
 import type { EventLog } from '../log/event-log.js';
 import { formatCreatedAt } from '../log/event-message.js';
 import type { Trigger } from '../trigger-set.js';
@@ -24,7 +24,6 @@ export interface InvocationRecord {
   next_retry_at: string | null;
 }
 
-const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 /** Room kept for the record's other fields when the payload or response must be cut. */
 const TRUNCATED_TEXT_BYTES = 16 * 1024;
@@ -46,19 +45,28 @@ export async function recordInvocation(
     outcome: JSON.stringify(args.outcome),
     next_retry_at: JSON.stringify(args.retryInMs === null ? null : formatCreatedAt(nowMicros + BigInt(args.retryInMs) * 1000n)),
   };
-  const build = (payload: string, response: Record<string, unknown>) =>
-    encoder.encode(
-      `{"id":${fields.id},"trigger_name":${fields.trigger_name},"event_id":${fields.event_id},"status":${fields.status},` +
-        `"request":{"payload":${payload},"headers":${fields.headers},"version":"2"},"response":${JSON.stringify(response)},` +
-        `"created_at":${fields.created_at},"outcome":${fields.outcome},"next_retry_at":${fields.next_retry_at}}`,
-    );
-  let record = build(decoder.decode(args.body), args.result.response);
+  // Assembled as bytes around the webhook body, which is already JSON: never decoded and re-encoded.
+  const build = (payload: Uint8Array, response: Record<string, unknown>) =>
+    concatChunks([
+      encoder.encode(
+        `{"id":${fields.id},"trigger_name":${fields.trigger_name},"event_id":${fields.event_id},"status":${fields.status},"request":{"payload":`,
+      ),
+      payload,
+      encoder.encode(
+        `,"headers":${fields.headers},"version":"2"},"response":${JSON.stringify(response)},` +
+          `"created_at":${fields.created_at},"outcome":${fields.outcome},"next_retry_at":${fields.next_retry_at}}`,
+      ),
+    ]);
+  let record = build(args.body, args.result.response);
   if (record.length > eventLog.maxBody) {
     // The record must fit one NATS message: cut the response text, then leave the payload
     // out (the event itself stays in the event log), saying so in the record.
-    record = build(JSON.stringify({ truncated: true, bytes: args.body.length }), truncateResponse(args.result.response));
+    record = build(encoder.encode(JSON.stringify({ truncated: true, bytes: args.body.length })), truncateResponse(args.result.response));
   }
-  await eventLog.append(subject, record, id, headersWith({ 'Svc-Event-Id': args.eventId }));
+  // No Nats-Msg-Id: JetStream would track one per attempt for its whole duplicate window,
+  // costing the server at every delivery; a copy stored by a retried publish has the same
+  // record id and the log reads drop it.
+  await eventLog.append(subject, record, null, headersWith({ 'Svc-Event-Id': args.eventId }));
 }
 
 function truncateResponse(response: Record<string, unknown>): Record<string, unknown> {

@@ -21,31 +21,53 @@ export const USER_AGENT = `service-graphql-engine/${ENGINE_VERSION}`;
 
 /**
  * Calls webhooks with `got`: POST, the trigger's headers then the default ones (which
- * win on a name clash), `timeout_sec` for the whole request, no retries or redirects
- * (retrying is the event log's job). Sockets are pooled per instance, at most
+ * win on a name clash), `timeout_sec` for the whole request, no redirects and no retries
+ * but the transport one below (retrying is the event log's job). Sockets are pooled per instance, at most
  * `poolSize` per host, matching the in-flight cap.
  */
 export class WebhookClient {
   readonly #got: Got;
+  /** One `got` instance per trigger, its headers and timeout merged once: got's per-call option merging is a large part of a call's CPU. */
+  readonly #perTrigger = new WeakMap<Trigger, Got>();
 
   constructor(poolSize: number) {
     this.#got = got.extend({
       agent: { http: new HttpAgent({ keepAlive: true, maxSockets: poolSize }), https: new HttpsAgent({ keepAlive: true, maxSockets: poolSize }) },
-      retry: { limit: 0 },
+      // One immediate second try when the connection breaks before an answer: a server
+      // closing an idle keep-alive socket as our request goes out ("socket hang up") is
+      // routine (Node closes them after 5 s, sooner than that when its loop lags). It is a
+      // transport hiccup, not an attempt of retry_conf; the webhook may see the request
+      // twice, which at-least-once delivery allows. Timeouts and HTTP statuses are not retried.
+      retry: {
+        limit: 1,
+        methods: ['POST'],
+        statusCodes: [],
+        errorCodes: ['ECONNRESET', 'EPIPE'],
+        calculateDelay: ({ computedValue }) => (computedValue === 0 ? 0 : 1),
+      },
       throwHttpErrors: false,
       followRedirect: false,
       decompress: true,
     });
   }
 
+  #clientFor(trigger: Trigger): Got {
+    let client = this.#perTrigger.get(trigger);
+    if (client === undefined) {
+      const headers: Record<string, string> = {};
+      for (const header of trigger.headers) headers[header.name.toLowerCase()] = header.value;
+      headers['content-type'] = 'application/json';
+      headers['user-agent'] = USER_AGENT;
+      client = this.#got.extend({ headers, timeout: { request: trigger.retry.timeout_sec * 1000 } });
+      this.#perTrigger.set(trigger, client);
+    }
+    return client;
+  }
+
   async post(trigger: Trigger, url: string, body: Uint8Array): Promise<AttemptResult> {
     const started = performance.now();
-    const headers: Record<string, string> = {};
-    for (const header of trigger.headers) headers[header.name.toLowerCase()] = header.value;
-    headers['content-type'] = 'application/json';
-    headers['user-agent'] = USER_AGENT;
     try {
-      const response = await this.#got.post(url, { body: Buffer.from(body.buffer, body.byteOffset, body.byteLength), headers, timeout: { request: trigger.retry.timeout_sec * 1000 } });
+      const response = await this.#clientFor(trigger).post(url, { body: Buffer.from(body.buffer, body.byteOffset, body.byteLength) });
       const ms = performance.now() - started;
       const success = response.statusCode >= 200 && response.statusCode < 300;
       const text = response.body;

@@ -4,12 +4,15 @@ import type { Bus } from '../../../src/bus/bus.js';
 import { ensureStream } from '../../../src/bus/jetstream.js';
 import { HEADER_ROOM_BYTES } from '../../../src/bus/wire.js';
 import type { Logger } from '../../../src/log/logger.js';
+import { StreamPublisher } from './stream-publisher.js';
 
 /** Events and invocation records are kept a week (Hasura keeps them until cleaned up). */
 const RETENTION_NS = 7 * 24 * 3600 * 1e9;
 /** Copies of one event published within this window are dropped by the stream (Nats-Msg-Id). */
 const DUPLICATE_WINDOW_NS = 10 * 60 * 1e9;
 const PUBLISH_TIMEOUT_MS = 5_000;
+/** JetStream's deduplication header. */
+const MSG_ID_HEADER = 'Nats-Msg-Id';
 
 export class EventTooLargeError extends Error {
   override readonly name = 'EventTooLargeError';
@@ -27,6 +30,7 @@ export class StoppedError extends Error {
  */
 export class EventLog {
   readonly js: JetStreamClient;
+  readonly #publisher: StreamPublisher;
   #ready: Promise<void> | null = null;
   #stopped = false;
 
@@ -36,6 +40,7 @@ export class EventLog {
     private readonly log: Logger,
   ) {
     this.js = jetstream(bus.connection);
+    this.#publisher = new StreamPublisher(bus.connection);
   }
 
   /** Creates both streams (idempotent); retried by the next caller after a failure. */
@@ -59,15 +64,17 @@ export class EventLog {
 
   /**
    * Appends one message and resolves once JetStream acknowledged it (a duplicate counts).
-   * Failures are retried with the same message id until `stop()`.
+   * Failures are retried with the same message id until `stop()`. Without an id (invocation
+   * records, which carry their own) a retry after a lost acknowledgement may store a copy.
    */
-  async append(subject: string, body: Uint8Array, msgId: string, headers: MsgHdrs): Promise<void> {
+  async append(subject: string, body: Uint8Array, msgId: string | null, headers: MsgHdrs): Promise<void> {
     if (body.length > this.maxBody) throw new EventTooLargeError(`${body.length} bytes is more than the ${this.maxBody} bytes NATS accepts`);
     for (let attempt = 0; ; attempt++) {
       if (this.#stopped) throw new StoppedError('event log stopped');
       try {
         await this.ready();
-        await this.js.publish(subject, body, { msgID: msgId, headers, timeout: PUBLISH_TIMEOUT_MS });
+        if (msgId !== null) headers.set(MSG_ID_HEADER, msgId);
+        await this.#publisher.publish(subject, body, headers, PUBLISH_TIMEOUT_MS);
         return;
       } catch (error) {
         if (attempt === 0 || attempt % 20 === 0) this.log.warn({ err: error, subject, attempt }, 'JetStream did not store an event yet; retrying');
@@ -78,5 +85,6 @@ export class EventLog {
 
   stop(): void {
     this.#stopped = true;
+    this.#publisher.close();
   }
 }

@@ -45,8 +45,12 @@ export class LogReader {
 
   async invocations(filter: string, keep: (record: InvocationRecord) => boolean = () => true): Promise<InvocationRecord[]> {
     const records: InvocationRecord[] = [];
+    const seen = new Set<string>();
     await scanStream(this.bus.connection, this.js, this.bus.subjects.invocationsStream, filter, (message) => {
       const record = decodeJson<InvocationRecord>(message.data);
+      // A record stored twice (its publish retried after a lost acknowledgement) counts once.
+      if (seen.has(record.id)) return;
+      seen.add(record.id);
       if (keep(record)) records.push(record);
     });
     return records;

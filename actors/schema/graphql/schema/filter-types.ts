@@ -3,6 +3,7 @@ import type { ColumnType } from '../column-types.js';
 import type { RoleAccess, TableAccess } from '../role-access.js';
 import { typeNames } from '../type-names.js';
 import { operatorsFor, type OperandKind } from '../../sql/operators.js';
+import { inputArgumentsOf } from '../function-model.js';
 import { plainScalarType } from './function-types.js';
 import { nonNullList, scalarType, type TypeRegistry } from './type-registry.js';
 
@@ -24,6 +25,9 @@ export function boolExpType(registry: TypeRegistry, role: RoleAccess, access: Ta
         else if (target.kind === 'computed-scalar') {
           const type = plainScalarType(target.field);
           if (type !== null) fields[fieldName] = { type: comparisonType(registry, type) };
+        } else if (target.kind === 'computed-table' && target.field.returns.kind === 'table' && inputArgumentsOf(target.field.arguments).length === 0) {
+          // Some returned row satisfies the nested expression (Hasura's CFBETable).
+          fields[fieldName] = { type: boolExpType(registry, role, role.tables.get(target.field.returns.table)!) };
         }
         else if (target.kind === 'object-relationship' || target.kind === 'array-relationship') {
           fields[fieldName] = { type: boolExpType(registry, role, role.tables.get(target.relationship.target)!) };

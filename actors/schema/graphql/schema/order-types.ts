@@ -2,6 +2,7 @@ import { GraphQLInputObjectType, type GraphQLInputFieldConfigMap } from 'graphql
 import { isComparable, isNumeric, type ColumnType } from '../column-types.js';
 import type { RoleAccess, TableAccess } from '../role-access.js';
 import { typeNames } from '../type-names.js';
+import type { ComputedFieldModel } from '../function-model.js';
 import { plainScalarType } from './function-types.js';
 import { orderByEnum, type TypeRegistry } from './type-registry.js';
 
@@ -29,8 +30,25 @@ export const NUMERIC_FUNCTIONS = ['avg', 'stddev', 'stddev_pop', 'stddev_samp', 
 export const COMPARABLE_FUNCTIONS = ['max', 'min'] as const;
 
 export function aggregatedColumns(access: TableAccess, fn: string): TableAccess['columns'] {
-  const applies: (type: ColumnType) => boolean = (COMPARABLE_FUNCTIONS as readonly string[]).includes(fn) ? isComparable : isNumeric;
+  const applies = appliesTo(fn);
   return access.columns.filter((column) => applies(column.type));
+}
+
+/**
+ * The scalar computed fields the role may select that `fn` applies to: Hasura offers
+ * them in `<t>_<fn>_fields` beside the columns (tableAggregationFields), with their args.
+ */
+export function aggregatedComputedFields(access: TableAccess, fn: string): ComputedFieldModel[] {
+  const applies = appliesTo(fn);
+  const fields: ComputedFieldModel[] = [];
+  for (const target of access.fields.values()) {
+    if (target.kind === 'computed-scalar' && target.field.returns.kind === 'scalar' && applies(target.field.returns.type)) fields.push(target.field);
+  }
+  return fields;
+}
+
+function appliesTo(fn: string): (type: ColumnType) => boolean {
+  return (COMPARABLE_FUNCTIONS as readonly string[]).includes(fn) ? isComparable : isNumeric;
 }
 
 /** `<t>_aggregate_order_by { count avg {...} max {...} ... }`. */

@@ -11,8 +11,8 @@ import {
 import type { RoleAccess, TableAccess } from '../role-access.js';
 import { typeNames } from '../type-names.js';
 import { boolExpType } from './filter-types.js';
-import { computedField } from './function-types.js';
-import { aggregatedColumns, COMPARABLE_FUNCTIONS, NUMERIC_FUNCTIONS, orderByType } from './order-types.js';
+import { argsArgument, computedField } from './function-types.js';
+import { aggregatedColumns, aggregatedComputedFields, COMPARABLE_FUNCTIONS, NUMERIC_FUNCTIONS, orderByType } from './order-types.js';
 import { columnOutputType, nonNullList, scalarType, type TypeRegistry } from './type-registry.js';
 
 /**
@@ -99,15 +99,24 @@ function aggregateFieldsType(registry: TypeRegistry, access: TableAccess): Graph
       };
       for (const fn of [...NUMERIC_FUNCTIONS, ...COMPARABLE_FUNCTIONS]) {
         const columns = aggregatedColumns(access, fn);
-        if (columns.length === 0) continue;
+        const computed = aggregatedComputedFields(access, fn);
+        if (columns.length === 0 && computed.length === 0) continue;
         const typeName = typeNames.aggregateFunctionFields(table, fn);
-        // sum, min and max keep the column's type; the statistics are Float (Hasura).
+        // sum, min and max keep the column's type; the statistics are Float (Hasura), and
+        // so are they for computed fields here, though Hasura gives those their own type.
         const keepsType = fn === 'sum' || fn === 'min' || fn === 'max';
         fields[fn] = {
           type: registry.get(typeName, () => new GraphQLObjectType({
             name: typeName,
             description: `aggregate ${fn} on columns`,
-            fields: () => Object.fromEntries(columns.map((column) => [column.fieldName, { type: keepsType ? scalarType(column.type.scalar) : GraphQLFloat }])),
+            fields: () => ({
+              ...Object.fromEntries(columns.map((column) => [column.fieldName, { type: keepsType ? scalarType(column.type.scalar) : GraphQLFloat }])),
+              ...Object.fromEntries(computed.map((field) => [field.name, {
+                type: keepsType && field.returns.kind === 'scalar' ? scalarType(field.returns.type.scalar) : GraphQLFloat,
+                args: argsArgument(registry, field.argsTypeName, field.arguments, `input parameters for computed field ${JSON.stringify(field.name)}`),
+                description: field.description,
+              }])),
+            }),
           })),
         };
       }

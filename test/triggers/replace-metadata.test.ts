@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../harness/database.js';
+import { startTestEngine, type TestEngine } from '../harness/engine.js';
+import { dropCaptureSlot, startWebhook, trackTables, type Webhook } from './fixtures.js';
+
+/**
+ * Every path that adds a trigger puts its table in the publication, with REPLICA IDENTITY
+ * FULL, in the metadata transaction: a change committed right after the request returns
+ * is captured, without waiting for the lease holder to catch up (issue 8).
+ */
+let db: TestDatabase;
+let engine: TestEngine;
+let hook: Webhook;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await db.sql('create table first (id int primary key); create table second (id int primary key); create table third (id int primary key)');
+  hook = await startWebhook();
+  engine = await startTestEngine({ databaseUrl: db.url });
+  await trackTables(engine, ['first', 'second', 'third']);
+}, 60_000);
+
+afterAll(async () => {
+  await engine?.stop();
+  await hook?.close();
+  if (db !== undefined) {
+    await dropCaptureSlot(db);
+    await db.drop();
+  }
+});
+
+const trigger = (name: string) => ({ name, definition: { enable_manual: false, insert: { columns: '*' } }, retry_conf: { num_retries: 0, interval_sec: 10, timeout_sec: 60 }, webhook: hook.url });
+
+/** The exported metadata with `triggers` (table -> trigger name) added. */
+async function withTriggers(triggers: Record<string, string>): Promise<any> {
+  const exported = (await engine.query({ type: 'export_metadata', args: {} })).json;
+  for (const table of exported.sources[0].tables) {
+    const name = triggers[table.table.name];
+    if (name !== undefined) table.event_triggers = [...(table.event_triggers ?? []), trigger(name)];
+  }
+  return exported;
+}
+
+async function insertAtOnce(table: string, from: number, count: number): Promise<number[]> {
+  const ids = Array.from({ length: count }, (_, i) => from + i);
+  // One transaction per row, committed straight after the request returned.
+  for (const id of ids) await db.sql(`insert into ${table} values ($1)`, [id]);
+  return ids;
+}
+
+const deliveredOf = (triggerName: string) => hook.received.filter((request) => request.body.trigger.name === triggerName).map((request) => request.body.event.data.new.id as number);
+
+async function replicaIdentity(table: string): Promise<string> {
+  return (await db.sql('select relreplident::text as identity from pg_class where oid = $1::regclass', [table])).rows[0].identity;
+}
+
+async function published(): Promise<string[]> {
+  return (await db.sql("select tablename::text as name from pg_publication_tables where pubname = 'service_graphql_events' order by 1")).rows.map((row: { name: string }) => row.name);
+}
+
+describe('replace_metadata that adds triggers', () => {
+  it('captures the changes committed right after it returns, for the first trigger of the database', async () => {
+    expect((await engine.query({ type: 'replace_metadata', args: await withTriggers({ first: 'first_insert' }) })).json).toEqual({ message: 'success' });
+    const ids = await insertAtOnce('first', 1, 50);
+    await hook.waitFor(ids.length, 30_000, (request) => request.body.trigger.name === 'first_insert');
+    expect(new Set(deliveredOf('first_insert'))).toEqual(new Set(ids));
+    expect(await replicaIdentity('first')).toBe('f');
+  });
+
+  it('captures them for a table added while the slot is being read (version 2, in a bulk)', async () => {
+    const metadata = await withTriggers({ second: 'second_insert' });
+    const result = await engine.query({ type: 'bulk', args: [{ type: 'replace_metadata', version: 2, args: { metadata } }] });
+    expect(result.status).toBe(200);
+    expect(await published()).toEqual(['first', 'metadata', 'second']);
+    expect(await replicaIdentity('second')).toBe('f');
+    const ids = await insertAtOnce('second', 1, 50);
+    await hook.waitFor(ids.length, 30_000, (request) => request.body.trigger.name === 'second_insert');
+    expect(new Set(deliveredOf('second_insert'))).toEqual(new Set(ids));
+  });
+
+  it('fires nothing for rows written before the trigger existed', async () => {
+    await insertAtOnce('third', 1, 5);
+    expect((await engine.query({ type: 'replace_metadata', args: await withTriggers({ third: 'third_insert' }) })).json).toEqual({ message: 'success' });
+    const ids = await insertAtOnce('third', 100, 20);
+    await hook.waitFor(ids.length, 30_000, (request) => request.body.trigger.name === 'third_insert');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(new Set(deliveredOf('third_insert'))).toEqual(new Set(ids));
+  });
+
+  it('takes tables without triggers out of the publication in the same transaction', async () => {
+    const exported = (await engine.query({ type: 'export_metadata', args: {} })).json;
+    for (const table of exported.sources[0].tables) if (table.table.name !== 'first') delete table.event_triggers;
+    expect((await engine.query({ type: 'replace_metadata', args: exported })).json).toEqual({ message: 'success' });
+    expect(await published()).toEqual(['first', 'metadata']);
+  });
+});
