@@ -92,9 +92,16 @@ export interface EngineProcess {
   stop(): Promise<void>;
 }
 
+/** Every engine process a test started, so that none outlives the test worker. */
+const spawned = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of spawned) child.kill('SIGKILL');
+});
+
 /**
  * The engine as a separate process (`tsx src/main.ts serve`), for tests of what only
- * several processes show: a cluster, a start-up failure, a restart.
+ * several processes show: a cluster, a start-up failure, a restart. A process whose test
+ * failed before it could stop it is killed when the test worker exits.
  */
 export async function spawnEngineProcess(env: Record<string, string>, args: string[] = ['serve']): Promise<EngineProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
@@ -102,6 +109,8 @@ export async function spawnEngineProcess(env: Record<string, string>, args: stri
     env: { ...process.env, ...env, SERVICE_GRAPHQL_LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  spawned.add(child);
+  child.once('exit', () => spawned.delete(child));
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
