@@ -74,3 +74,35 @@ export async function residentMiB(pid: number): Promise<number> {
   const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
   return Math.round(kb / 1024);
 }
+
+/** Extra node flags for the engine under test (e.g. `--cpu-prof`), from BENCH_ENGINE_NODE_ARGS. */
+const ENGINE_NODE_ARGS = (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+
+/**
+ * The engine as its own process, on a prefix of its own, in development mode (no admin
+ * secret), logging warnings only; resolves once /healthz answers OK.
+ */
+export async function startBenchEngine(options: { databaseUrl: string; natsUrl: string; port: number; prefix: string; env?: Record<string, string> }): Promise<Target> {
+  const engine = await startTarget(
+    process.execPath,
+    [...ENGINE_NODE_ARGS, '--import', 'tsx', 'src/main.ts', 'serve'],
+    {
+      SERVICE_GRAPHQL_DATABASE_URL: options.databaseUrl,
+      SERVICE_GRAPHQL_NATS_URL: options.natsUrl,
+      SERVICE_GRAPHQL_NATS_PREFIX: options.prefix,
+      SERVICE_GRAPHQL_SERVER_HOST: '127.0.0.1',
+      SERVICE_GRAPHQL_SERVER_PORT: String(options.port),
+      SERVICE_GRAPHQL_LOG_LEVEL: 'warn',
+      ...options.env,
+    },
+    /"msg":"NO ADMIN SECRET/,
+    () => `http://127.0.0.1:${options.port}`,
+  );
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const response = await fetch(`${engine.url}/healthz`).catch(() => undefined);
+    if (response?.status === 200) return engine;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await engine.stop();
+  throw new Error('the engine did not become healthy');
+}

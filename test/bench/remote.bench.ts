@@ -3,7 +3,7 @@ import { Agent, request } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { startEmbeddedPostgres } from '../../src/pg/embedded.js';
-import { load, probe, startTarget, type LoadResult, type Target } from './harness.js';
+import { load, probe, startBenchEngine, startTarget, type LoadResult, type Target } from './harness.js';
 
 /**
  * A remote schema query through the engine against the same query sent to the fixture
@@ -23,7 +23,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 2000);
-const ENGINE_NODE_ARGS = (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 const ENGINE_PORT = 5560;
 const REMOTE_PORT = 5561;
 const QUERY = JSON.stringify({ query: 'query Users($f: UserFilter) { users(filter: $f) { id name role } }', variables: { f: { role: 'EDITOR' } } });
@@ -66,15 +65,6 @@ async function latencies(agent: Agent, url: string, samples: number): Promise<{ 
   return { p50: times[Math.floor(times.length * 0.5)]!, p99: times[Math.floor(times.length * 0.99)]! };
 }
 
-async function waitForHealth(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const response = await fetch(`${url}/healthz`).catch(() => undefined);
-    if (response?.status === 200) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the engine did not become healthy');
-}
-
 const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
@@ -89,22 +79,8 @@ export async function runRemoteBench(natsUrl = process.env.SERVICE_GRAPHQL_NATS_
   try {
     const remote = await startTarget(process.execPath, ['--import', 'tsx', 'test/remote/fixture-main.ts', String(REMOTE_PORT)], {}, /listening/, () => `http://127.0.0.1:${REMOTE_PORT}/graphql`);
     targets.push(remote);
-    const engine = await startTarget(
-      process.execPath,
-      [...ENGINE_NODE_ARGS, '--import', 'tsx', 'src/main.ts', 'serve'],
-      {
-        SERVICE_GRAPHQL_DATABASE_URL: database.url,
-        SERVICE_GRAPHQL_NATS_URL: natsUrl,
-        SERVICE_GRAPHQL_NATS_PREFIX: `benchr${randomBytes(3).toString('hex')}`,
-        SERVICE_GRAPHQL_SERVER_HOST: '127.0.0.1',
-        SERVICE_GRAPHQL_SERVER_PORT: String(ENGINE_PORT),
-        SERVICE_GRAPHQL_LOG_LEVEL: 'warn',
-      },
-      /"msg":"NO ADMIN SECRET/,
-      () => `http://127.0.0.1:${ENGINE_PORT}`,
-    );
+    const engine = await startBenchEngine({ databaseUrl: database.url, natsUrl, port: ENGINE_PORT, prefix: `benchr${randomBytes(3).toString('hex')}` });
     targets.push(engine);
-    await waitForHealth(engine.url);
     await probe(`${engine.url}/v1/query`, JSON.stringify({ type: 'clear_metadata', args: {} }));
     const added = await probe(`${engine.url}/v1/query`, JSON.stringify({ type: 'add_remote_schema', args: { name: 'people', definition: { url: remote.url } } }));
     if ((added as { message?: string }).message !== 'success') throw new Error(`add_remote_schema failed: ${JSON.stringify(added)}`);

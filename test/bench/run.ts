@@ -3,7 +3,7 @@ import { startEmbeddedPostgres } from '../../src/pg/embedded.js';
 import { createPool } from '../../src/pg/pool.js';
 import { runAuthBench } from './auth.js';
 import { seedDataset } from './dataset.js';
-import { load, probe, residentMiB, startTarget, type LoadResult, type Target } from './harness.js';
+import { load, probe, residentMiB, startBenchEngine, startTarget, type LoadResult, type Target } from './harness.js';
 import { QUERIES } from './queries.js';
 import { REMOTE_BENCH_HEADER, REMOTE_BENCH_TITLE, runRemoteBench } from './remote.bench.js';
 import { MUTATION_TRACKING, prepareMutationTable } from './mutations.js';
@@ -43,22 +43,8 @@ async function main(): Promise<void> {
     process.stdout.write('seeding the data set...\n');
     await seedDataset(pool);
     await prepareMutationTable(pool);
-    const engine = await startTarget(
-      process.execPath,
-      ['--import', 'tsx', 'src/main.ts', 'serve'],
-      {
-        SERVICE_GRAPHQL_DATABASE_URL: database.url,
-        SERVICE_GRAPHQL_NATS_URL: NATS_URL,
-        SERVICE_GRAPHQL_NATS_PREFIX: `bench${randomBytes(3).toString('hex')}`,
-        SERVICE_GRAPHQL_SERVER_HOST: '127.0.0.1',
-        SERVICE_GRAPHQL_SERVER_PORT: String(ENGINE_PORT),
-        SERVICE_GRAPHQL_LOG_LEVEL: 'warn',
-      },
-      /"msg":"NO ADMIN SECRET/,
-      () => `http://127.0.0.1:${ENGINE_PORT}`,
-    );
+    const engine = await startBenchEngine({ databaseUrl: database.url, natsUrl: NATS_URL, port: ENGINE_PORT, prefix: `bench${randomBytes(3).toString('hex')}` });
     targets.push(engine);
-    await waitForHealth(engine.url);
     await probe(`${engine.url}/v1/query`, JSON.stringify({ type: 'clear_metadata', args: {} }));
     const tracked = await probe(`${engine.url}/v1/query`, JSON.stringify({ type: 'bulk', args: [...TRACKING, ...MUTATION_TRACKING] }));
     if (!Array.isArray(tracked)) throw new Error(`tracking failed: ${JSON.stringify(tracked)}`);
@@ -119,15 +105,6 @@ async function main(): Promise<void> {
   // Event triggers (triggers.bench.ts), also with a database and engine of their own.
   process.stdout.write(`\n${TRIGGERS_BENCH_TITLE}\n`);
   printTable(TRIGGERS_BENCH_HEADER, await runTriggersBench(NATS_URL));
-}
-
-async function waitForHealth(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const response = await fetch(`${url}/healthz`).catch(() => undefined);
-    if (response?.status === 200) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the engine did not become healthy');
 }
 
 function sampleRss(pid: number): { stop(): Promise<number> } {

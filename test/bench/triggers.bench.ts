@@ -20,14 +20,13 @@ import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/pg/embedded.js';
-import { startTarget, type Target } from './harness.js';
+import { startBenchEngine, type Target } from './harness.js';
 
 const ENGINE_PORT = 5570;
 /** USER_HZ, the unit of /proc/<pid>/stat times: 100 on Linux. */
 const CLOCK_TICKS_PER_SECOND = 100;
 const CHANGES = Number(process.env.BENCH_TRIGGERS_CHANGES ?? 30_000);
 const POOL = process.env.SERVICE_GRAPHQL_EVENTS_HTTP_POOL_SIZE ?? '100';
-const ENGINE_NODE_ARGS = (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -82,23 +81,8 @@ export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NAT
   let engine: Target | null = null;
   try {
     await db.query('create table change (id int primary key, v text)');
-    engine = await startTarget(
-      process.execPath,
-      [...ENGINE_NODE_ARGS, '--import', 'tsx', 'src/main.ts', 'serve'],
-      {
-        SERVICE_GRAPHQL_DATABASE_URL: databaseUrl,
-        SERVICE_GRAPHQL_NATS_URL: natsUrl,
-        SERVICE_GRAPHQL_NATS_PREFIX: `bencht${randomBytes(3).toString('hex')}`,
-        SERVICE_GRAPHQL_SERVER_HOST: '127.0.0.1',
-        SERVICE_GRAPHQL_SERVER_PORT: String(ENGINE_PORT),
-        SERVICE_GRAPHQL_LOG_LEVEL: 'warn',
-        SERVICE_GRAPHQL_EVENTS_HTTP_POOL_SIZE: POOL,
-      },
-      /"msg":"NO ADMIN SECRET/,
-      () => `http://127.0.0.1:${ENGINE_PORT}`,
-    );
+    engine = await startBenchEngine({ databaseUrl, natsUrl, port: ENGINE_PORT, prefix: `bencht${randomBytes(3).toString('hex')}`, env: { SERVICE_GRAPHQL_EVENTS_HTTP_POOL_SIZE: POOL } });
     const engineUrl = engine.url;
-    await waitForHealth(engineUrl);
     const query = async (body: unknown) => {
       const response = await fetch(`${engineUrl}/v1/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       if (response.status !== 200) throw new Error(`${JSON.stringify(body)}: ${await response.text()}`);
@@ -200,15 +184,6 @@ async function cpuSeconds(pid: number): Promise<number | null> {
   } catch {
     return null;
   }
-}
-
-async function waitForHealth(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const response = await fetch(`${url}/healthz`).catch(() => undefined);
-    if (response?.status === 200) return;
-    await sleep(100);
-  }
-  throw new Error('the engine did not become healthy');
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

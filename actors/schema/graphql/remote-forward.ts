@@ -21,7 +21,7 @@ import {
 } from 'graphql';
 import type { PresetSpot } from '../../remote-schema/permissions/role-view.js';
 import type { RemoteRoutes } from './remote-merge.js';
-import { unnestNamespace } from './remote-namespace.js';
+import { unnestNamespace, usedFragments } from './remote-namespace.js';
 import { typenameShape, type ResponseMapping } from './remote-response.js';
 import type { RoleRemote } from './remote-views.js';
 
@@ -79,22 +79,6 @@ export function routeOperation(
   if (owners.size > 1) return { kind: 'mixed' };
   const remote = [...owners][0] as RoleRemote;
   return { kind: 'remote', plan: planForward(schema, remote, operation, fragments, names.some((name) => STATIC_ROOTS.has(name))) };
-}
-
-function usedFragments(operation: OperationDefinitionNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>): FragmentDefinitionNode[] {
-  const used = new Map<string, FragmentDefinitionNode>();
-  const walk = (node: OperationDefinitionNode | FragmentDefinitionNode) =>
-    visit(node, {
-      FragmentSpread: (spread) => {
-        const fragment = fragments.get(spread.name.value);
-        if (fragment !== undefined && !used.has(fragment.name.value)) {
-          used.set(fragment.name.value, fragment);
-          walk(fragment);
-        }
-      },
-    });
-  walk(operation);
-  return [...used.values()];
 }
 
 function planForward(

@@ -56,10 +56,11 @@ export function unnestNamespace(
     }),
   });
   const unnested = { ...operation, selectionSet: root(operation.selectionSet) };
-  return { operation: unnested, fragments: usedBy(unnested, fragments), keys };
+  return { operation: unnested, fragments: usedFragments(unnested, fragments), keys };
 }
 
-function usedBy(operation: OperationDefinitionNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>): FragmentDefinitionNode[] {
+/** The fragments an operation spreads, directly or through other fragments. */
+export function usedFragments(operation: OperationDefinitionNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>): FragmentDefinitionNode[] {
   const used = new Map<string, FragmentDefinitionNode>();
   const walk = (node: OperationDefinitionNode | FragmentDefinitionNode) =>
     visit(node, {
