@@ -32,32 +32,37 @@ async function main(argv: string[]): Promise<number> {
 async function serve(config: Config, log: Logger): Promise<number> {
   // A bad JWT or auth setting stops start-up before anything is started or connected.
   validateAuthConfig(config);
+  // What this process started (a local NATS, the embedded PostgreSQL) is stopped again
+  // however serving ends, a failed start-up included, so that nothing is left orphaned.
   const started: (LocalNats | EmbeddedDatabase)[] = [];
-  started.push(await ensureLocalNats({ url: config.natsUrl, dataDir: config.dataDir }));
-  let effective = config;
-  if (config.databaseUrl === undefined && config.actors.some((actor) => DATABASE_ACTORS.includes(actor))) {
-    const dataDir = resolve(config.dataDir, 'pg');
-    log.info({ dataDir, port: config.embeddedPgPort }, 'no SERVICE_GRAPHQL_DATABASE_URL: using the embedded PostgreSQL');
-    const database = await startEmbeddedPostgres({ dataDir, port: config.embeddedPgPort, onLog: (line) => log.debug({ postgres: line.trim() }) });
-    started.push(database);
-    effective = { ...config, databaseUrl: database.url };
-  }
-  if (config.adminSecret === undefined) {
-    log.warn('NO ADMIN SECRET IS SET: every request runs as admin (development mode). Set SERVICE_GRAPHQL_ADMIN_SECRET before exposing this server.');
-  }
-  const engine = await startEngine(effective, log);
-  log.info({ instance: engine.instance, url: engine.url, prefix: config.natsPrefix, actors: config.actors }, 'engine started');
+  try {
+    started.push(await ensureLocalNats({ url: config.natsUrl, dataDir: config.dataDir }));
+    let effective = config;
+    if (config.databaseUrl === undefined && config.actors.some((actor) => DATABASE_ACTORS.includes(actor))) {
+      const dataDir = resolve(config.dataDir, 'pg');
+      log.info({ dataDir, port: config.embeddedPgPort }, 'no SERVICE_GRAPHQL_DATABASE_URL: using the embedded PostgreSQL');
+      const database = await startEmbeddedPostgres({ dataDir, port: config.embeddedPgPort, onLog: (line) => log.debug({ postgres: line.trim() }) });
+      started.push(database);
+      effective = { ...config, databaseUrl: database.url };
+    }
+    if (config.adminSecret === undefined) {
+      log.warn('NO ADMIN SECRET IS SET: every request runs as admin (development mode). Set SERVICE_GRAPHQL_ADMIN_SECRET before exposing this server.');
+    }
+    const engine = await startEngine(effective, log);
+    log.info({ instance: engine.instance, url: engine.url, prefix: config.natsPrefix, actors: config.actors }, 'engine started');
 
-  await new Promise<void>((resolveStop) => {
-    const stop = (signal: string) => {
-      log.info({ signal }, 'stopping');
-      resolveStop();
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-  });
-  await engine.stop();
-  for (const service of started.reverse()) await service.stop();
+    await new Promise<void>((resolveStop) => {
+      const stop = (signal: string) => {
+        log.info({ signal }, 'stopping');
+        resolveStop();
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
+    });
+    await engine.stop();
+  } finally {
+    for (const service of started.reverse()) await service.stop().catch((error: unknown) => log.error({ err: error }, 'failed to stop a local service'));
+  }
   return 0;
 }
 

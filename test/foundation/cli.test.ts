@@ -76,6 +76,25 @@ describe('command line and start-up', () => {
   });
 });
 
+describe('a failed start-up', () => {
+  it('stops the NATS server it started itself before exiting', async () => {
+    const { listening } = await import('../../src/bus/local-nats.js');
+    const natsPort = freePort();
+    const dataDir = mkdtempSync(join(tmpdir(), 'engine-failed-'));
+    const { code, output } = await runCli(['serve'], {
+      SERVICE_GRAPHQL_NATS_URL: `nats://127.0.0.1:${natsPort}`,
+      SERVICE_GRAPHQL_DATA_DIR: dataDir,
+      // Nothing listens there: the schema actor cannot set up its store.
+      SERVICE_GRAPHQL_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+      SERVICE_GRAPHQL_SERVER_PORT: '0',
+      SERVICE_GRAPHQL_SERVER_HOST: '127.0.0.1',
+    }, 60_000);
+    expect(code).toBe(1);
+    expect(output).toContain('failed to start');
+    expect(await listening('127.0.0.1', natsPort)).toBe(false);
+  }, 90_000);
+});
+
 describe('a fresh start on the embedded defaults', () => {
   it('starts its own NATS and PostgreSQL, serves /healthz and the config API to admin only', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'engine-data-'));
