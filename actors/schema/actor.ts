@@ -3,6 +3,7 @@ import { actorRequest } from '../../src/bus/actor-request.js';
 import { Bus } from '../../src/bus/bus.js';
 import { encodeJson } from '../../src/bus/wire.js';
 import { MetadataStore } from '../../src/metadata/store.js';
+import { postgresUnavailable } from '../../src/pg/errors.js';
 import { createPool } from '../../src/pg/pool.js';
 import { validate } from '../../src/schemas/validator.js';
 import type { Session } from '../../src/session/session.js';
@@ -43,12 +44,17 @@ export const schemaActor: Actor = {
 
     context.serve(subjects.query, async (request) => {
       const message = validate<{ session: Session; body: unknown }>('bus/query-request', request.json());
-      const response = await runQuery(host, message.body, message.session, log.child({ requestId: request.requestId }), (committed) => {
-        const changed: MetadataChanged = { resource_version: committed.resourceVersion, instance: context.instance };
-        bus.publish(subjects.metadataChanged, changed);
-        context.announce('metadata', { resource_version: committed.resourceVersion, type: requestType(message.body) });
-      }, actorRequest(bus, { requestId: request.requestId, timeoutMs: config.busTimeoutMs }));
-      return encodeJson(response);
+      try {
+        const response = await runQuery(host, message.body, message.session, log.child({ requestId: request.requestId }), (committed) => {
+          const changed: MetadataChanged = { resource_version: committed.resourceVersion, instance: context.instance };
+          bus.publish(subjects.metadataChanged, changed);
+          context.announce('metadata', { resource_version: committed.resourceVersion, type: requestType(message.body) });
+        }, actorRequest(bus, { requestId: request.requestId, timeoutMs: config.busTimeoutMs }));
+        return encodeJson(response);
+      } catch (error) {
+        // A database that cannot be reached is the user's to fix, not a bug of ours.
+        throw postgresUnavailable(error, '$') ?? error;
+      }
     });
 
     const graphqlOptions = { timeoutMs: config.busTimeoutMs, sendRequestToAuth: config.authHook !== undefined && config.authHookMode === 'POST' };

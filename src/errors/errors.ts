@@ -48,7 +48,6 @@ export const errors = {
   alreadyExists: define('already-exists', 400, (what: string) => what),
   notSupported: define('not-supported', 400, (what: string) => what),
   invalidParams: define('invalid-params', 400, (what: string) => what),
-  newInconsistency: define('unexpected', 400, () => 'cannot continue due to new inconsistent metadata'),
   invalidConfiguration: define('invalid-configuration', 400, (reasons: string) => `Inconsistent object: ${reasons}`),
   alreadyTracked: define('already-tracked', 400, (what: string) => what),
   remoteSchemaConflicts: define('remote-schema-conflicts', 400, (field: string) => `node ${field} already exists in current graphql schema`),

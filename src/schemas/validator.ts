@@ -48,10 +48,6 @@ function validatorFor(name: string): ValidateFunction {
   return validate;
 }
 
-export function hasSchema(name: string): boolean {
-  return ajv.getSchema(idOf(name)) !== undefined;
-}
-
 /** Returns the value typed as `T`, or throws `parse-failed` at `root` + the failing path. */
 export function validate<T>(name: string, value: unknown, root = '$'): T {
   const check = validatorFor(name);

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { startTestEngine, type HttpResult, type TestEngine } from '../harness/engine.js';
 
@@ -91,4 +92,22 @@ export async function resetRows(fixture: MutationFixture): Promise<void> {
     insert into article (author_id, title, is_published) values (1, 'Engines', true), (2, 'Pipes', false);
     truncate audit;
   `);
+}
+
+/**
+ * Registers the hooks every mutation suite needs: one fixture for the file, its rows
+ * reset before each test. Returns the fixture (valid once `beforeAll` has run).
+ */
+export function useMutationFixture(): () => MutationFixture {
+  let fixture: MutationFixture | undefined;
+  beforeAll(async () => {
+    fixture = await setupMutationFixture();
+  });
+  afterAll(async () => {
+    await fixture?.close();
+  });
+  beforeEach(async () => {
+    await resetRows(fixture!);
+  });
+  return () => fixture!;
 }

@@ -1,20 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { admin, asUser, resetRows, setupMutationFixture, type MutationFixture } from './fixture.js';
+import { describe, expect, it } from 'vitest';
+import { admin, asUser, useMutationFixture } from './fixture.js';
 
-let fixture: MutationFixture;
-beforeAll(async () => {
-  fixture = await setupMutationFixture();
-});
-afterAll(async () => {
-  await fixture?.close();
-});
-beforeEach(async () => {
-  await resetRows(fixture);
-});
+const fixture = useMutationFixture();
 
-const gql = (query: string, headers?: Record<string, string>, variables?: Record<string, unknown>) => fixture.gql(query, headers, variables);
-const authors = () => fixture.rows('select id, name, email, owner_id, rating from author order by id');
-const articles = () => fixture.rows('select id, author_id, title from article order by id');
+const gql = (query: string, headers?: Record<string, string>, variables?: Record<string, unknown>) => fixture().gql(query, headers, variables);
+const authors = () => fixture().rows('select id, name, email, owner_id, rating from author order by id');
+const articles = () => fixture().rows('select id, author_id, title from article order by id');
 const error = (code: string, path: string, message?: string) => ({
   errors: [expect.objectContaining({ extensions: expect.objectContaining({ code, path }), ...(message === undefined ? {} : { message }) })],
 });
@@ -34,7 +25,7 @@ describe('insert_<t> as admin', () => {
   it('inserts one row from variables with insert_<t>_one', async () => {
     const result = await gql('mutation ($a: author_insert_input!) { insert_author_one(object: $a) { id name meta } }', admin, { a: { name: 'Eve', meta: { x: [1, 2] } } });
     expect(result.json).toEqual({ data: { insert_author_one: { id: 3, name: 'Eve', meta: { x: [1, 2] } } } });
-    expect(await fixture.rows('select meta from author where id = 3')).toEqual([{ meta: '{"x": [1, 2]}' }]);
+    expect(await fixture().rows('select meta from author where id = 3')).toEqual([{ meta: '{"x": [1, 2]}' }]);
   });
 
   it('inserts through an array relationship, filling in the foreign key', async () => {
@@ -114,7 +105,7 @@ describe('insert_<t> as a role with an insert permission', () => {
     expect(others.json).toEqual({ data: { insert_author: { affected_rows: 0 } } });
     const mine = await gql('mutation { insert_author(objects: [{name: "Ada 2", email: "ada@example.com"}], on_conflict: {constraint: author_email_key, update_columns: [name]}) { affected_rows } }', asUser('1'));
     expect(mine.json).toEqual({ data: { insert_author: { affected_rows: 1 } } });
-    expect(await fixture.rows('select name, updated_by from author order by id')).toEqual([{ name: 'Ada 2', updated_by: '1' }, { name: 'Brian', updated_by: null }]);
+    expect(await fixture().rows('select name, updated_by from author order by id')).toEqual([{ name: 'Ada 2', updated_by: '1' }, { name: 'Brian', updated_by: null }]);
   });
 
   it('has no returning for a table it cannot read and no on_conflict without an update permission', async () => {
@@ -166,7 +157,7 @@ describe('mutation transactions', () => {
   it('sets service.user for triggers, with the session variables in lower case', async () => {
     await gql('mutation { insert_article_one(object: {author_id: 1, title: "Audited"}) { id } }', { ...asUser('1'), 'X-Service-Extra': 'Yes' });
     await gql('mutation { delete_article(where: {title: {_eq: "Audited"}}) { affected_rows } }');
-    const audit = await fixture.rows('select op, who from audit order by id');
+    const audit = await fixture().rows('select op, who from audit order by id');
     expect(audit.map((row) => ({ op: row.op, who: JSON.parse(row.who as string) }))).toEqual([
       { op: 'INSERT', who: { 'x-service-role': 'user', 'x-service-user-id': '1', 'x-service-extra': 'Yes' } },
       { op: 'DELETE', who: { 'x-service-role': 'admin' } },

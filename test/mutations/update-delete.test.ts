@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { asUser, resetRows, setupMutationFixture, type MutationFixture } from './fixture.js';
+import { describe, expect, it } from 'vitest';
+import { asUser, useMutationFixture } from './fixture.js';
 
-let fixture: MutationFixture;
-beforeAll(async () => {
-  fixture = await setupMutationFixture();
-});
-afterAll(async () => {
-  await fixture?.close();
-});
-beforeEach(async () => {
-  await resetRows(fixture);
-});
+const fixture = useMutationFixture();
 
-const gql = (query: string, headers?: Record<string, string>, variables?: Record<string, unknown>) => fixture.gql(query, headers, variables);
-const authors = () => fixture.rows('select id, name, rating, updated_by from author order by id');
+const gql = (query: string, headers?: Record<string, string>, variables?: Record<string, unknown>) => fixture().gql(query, headers, variables);
+const authors = () => fixture().rows('select id, name, rating, updated_by from author order by id');
 
 describe('update_<t> as admin', () => {
   it('applies _set and _inc to the rows matching where, and returns them', async () => {
@@ -32,7 +23,7 @@ describe('update_<t> as admin', () => {
     expect(await meta('_prepend: {meta: {lang: "fr", first: true}}')).toEqual({ lang: 'en', tags: ['a', 'b'], level: 2, first: true });
     expect(await meta('_delete_key: {meta: "first"}')).toEqual({ lang: 'en', tags: ['a', 'b'], level: 2 });
     expect(await meta('_delete_at_path: {meta: ["tags", "0"]}')).toEqual({ lang: 'en', tags: ['b'], level: 2 });
-    expect(await fixture.rows('select meta from author where id = 1')).toEqual([{ meta: '{"lang": "en", "tags": ["b"], "level": 2}' }]);
+    expect(await fixture().rows('select meta from author where id = 1')).toEqual([{ meta: '{"lang": "en", "tags": ["b"], "level": 2}' }]);
     const list = await gql('mutation { update_author_by_pk(pk_columns: {id: 2}, _set: {meta: [1, 2, 3]}) { id } a: update_author_by_pk(pk_columns: {id: 2}, _delete_elem: {meta: 0}) { meta } }');
     expect(list.json).toEqual({ data: { update_author_by_pk: { id: 2 }, a: { meta: [2, 3] } } });
   });
@@ -81,13 +72,13 @@ describe('update_<t> as a role with an update permission', () => {
   it('cannot set a column outside its permission', async () => {
     const result = await gql('mutation { update_author(where: {}, _set: {email: "x@example.com"}) { affected_rows } }', asUser('1'));
     expect(result.json.errors[0]).toEqual({ message: "field 'email' not found in type: 'author_set_input'", extensions: { path: '$.selectionSet.update_author.args._set.email', code: 'validation-failed' } });
-    expect(await fixture.rows('select email from author order by id')).toEqual([{ email: 'ada@example.com' }, { email: 'brian@example.com' }]);
+    expect(await fixture().rows('select email from author order by id')).toEqual([{ email: 'ada@example.com' }, { email: 'brian@example.com' }]);
   });
 
   it('returns only rows its select permission shows', async () => {
     const result = await gql('mutation { update_article(where: {}, _set: {is_published: true}) { affected_rows returning { title author { name } } } }', asUser('1'));
     expect(result.json).toEqual({ data: { update_article: { affected_rows: 1, returning: [{ title: 'Engines', author: { name: 'Ada' } }] } } });
-    expect(await fixture.rows('select title, is_published from article order by id')).toEqual([{ title: 'Engines', is_published: true }, { title: 'Pipes', is_published: false }]);
+    expect(await fixture().rows('select title, is_published from article order by id')).toEqual([{ title: 'Engines', is_published: true }, { title: 'Pipes', is_published: false }]);
   });
 });
 
@@ -95,7 +86,7 @@ describe('delete_<t>', () => {
   it('deletes the rows matching where as admin and returns them as they were', async () => {
     const result = await gql('mutation { delete_article(where: {title: {_like: "P%"}}) { affected_rows returning { id title author { name } } } }');
     expect(result.json).toEqual({ data: { delete_article: { affected_rows: 1, returning: [{ id: 2, title: 'Pipes', author: { name: 'Brian' } }] } } });
-    expect(await fixture.rows('select id from article')).toEqual([{ id: 1 }]);
+    expect(await fixture().rows('select id from article')).toEqual([{ id: 1 }]);
   });
 
   it('deletes by primary key, answering null when there is no such row', async () => {
@@ -104,7 +95,7 @@ describe('delete_<t>', () => {
   });
 
   it('deletes only the rows the role\'s filter allows', async () => {
-    await fixture.db.sql("insert into author (name, owner_id) values ('Spare', '9'), ('Other', '8')");
+    await fixture().db.sql("insert into author (name, owner_id) values ('Spare', '9'), ('Other', '8')");
     const result = await gql('mutation { delete_author(where: {}) { affected_rows returning { name } } }', asUser('9'));
     expect(result.json).toEqual({ data: { delete_author: { affected_rows: 1, returning: [{ name: 'Spare' }] } } });
     expect((await authors()).map((row) => row.name)).toEqual(['Ada', 'Brian', 'Other']);
@@ -120,6 +111,6 @@ describe('delete_<t>', () => {
   it('is absent for a role without a delete permission', async () => {
     const result = await gql('mutation { delete_article(where: {}) { affected_rows } }', asUser('1'));
     expect(result.json.errors[0]).toEqual({ message: "field 'delete_article' not found in type: 'mutation_root'", extensions: { path: '$.selectionSet.delete_article', code: 'validation-failed' } });
-    expect(await fixture.rows('select count(*)::int as n from article')).toEqual([{ n: 2 }]);
+    expect(await fixture().rows('select count(*)::int as n from article')).toEqual([{ n: 2 }]);
   });
 });
