@@ -79,13 +79,14 @@ export async function residentMiB(pid: number): Promise<number> {
 const ENGINE_NODE_ARGS = (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 
 /**
- * The engine as its own process, on a prefix of its own, in development mode (no admin
- * secret), logging warnings only; resolves once /healthz answers OK.
+ * The engine as its own process, run from the build as `npm start` runs it (`npm run bench`
+ * builds first), on a prefix of its own, in development mode (no admin secret), logging
+ * warnings only; resolves once /healthz answers OK.
  */
 export async function startBenchEngine(options: { databaseUrl: string; natsUrl: string; port: number; prefix: string; env?: Record<string, string> }): Promise<Target> {
   const engine = await startTarget(
     process.execPath,
-    [...ENGINE_NODE_ARGS, '--import', 'tsx', 'src/main.ts', 'serve'],
+    [...ENGINE_NODE_ARGS, 'dist/src/main.js', 'serve'],
     {
       SERVICE_GRAPHQL_DATABASE_URL: options.databaseUrl,
       SERVICE_GRAPHQL_NATS_URL: options.natsUrl,
