@@ -50,6 +50,10 @@ export const remoteSchemaActor: Actor = {
     });
 
     context.reportGauges(() => ({ remote_executed: counters.executed, remote_introspected: counters.introspected }));
-    return { async stop() {} };
+    return {
+      async stop() {
+        client.close();
+      },
+    };
   },
 };

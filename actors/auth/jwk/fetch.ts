@@ -1,5 +1,4 @@
-import got from 'got';
-import { ENGINE_VERSION } from '../../../src/version.js';
+import { HttpClient, USER_AGENT } from '../../../src/http/client.js';
 
 export interface JwkResponse {
   body: unknown;
@@ -9,26 +8,20 @@ export interface JwkResponse {
 /** Fetches a JWK set; throws on a network error, a non-2xx status or a body that is not JSON. */
 export type JwkFetcher = (url: string) => Promise<JwkResponse>;
 
-export const USER_AGENT = `service-graphql-engine/${ENGINE_VERSION}`;
-
 export function httpJwkFetcher(timeoutMs = 10_000): JwkFetcher {
+  const http = new HttpClient({ maxSockets: 4 });
   return async (url) => {
     let response;
     try {
-      response = await got(url, {
-        timeout: { request: timeoutMs },
-        retry: { limit: 0 },
-        throwHttpErrors: false,
-        headers: { 'user-agent': USER_AGENT, accept: 'application/json' },
-      });
+      response = await http.send(url, { method: 'GET', timeoutMs, headers: { 'user-agent': USER_AGENT, accept: 'application/json' } });
     } catch (error) {
       throw new Error(`Error fetching JWK: ${(error as Error).message}`, { cause: error });
     }
-    if (response.statusCode < 200 || response.statusCode >= 300) {
-      throw new Error(`Non-2xx response on fetching JWK from: ${url} (status ${response.statusCode})`);
+    if (response.status < 200 || response.status >= 300) {
+      throw new Error(`Non-2xx response on fetching JWK from: ${url} (status ${response.status})`);
     }
     try {
-      return { body: JSON.parse(response.body) as unknown, headers: response.headers };
+      return { body: JSON.parse(response.body.toString('utf8')) as unknown, headers: response.headers };
     } catch (error) {
       throw new Error(`Error parsing JWK from url: ${url}: ${(error as Error).message}`, { cause: error });
     }

@@ -1,0 +1,170 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
+import { urlToHttpOptions } from 'node:url';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
+import { ENGINE_VERSION } from '../version.js';
+
+/** `service-graphql-engine/<version>`: Hasura's User-Agent in our vocabulary (compat-facts 0). */
+export const USER_AGENT = `service-graphql-engine/${ENGINE_VERSION}`;
+
+/** A complete answer of an HTTP server: whatever its status, the body decompressed. */
+export interface HttpResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** Header names and values as received, alternating, in order. */
+  rawHeaders: string[];
+  body: Buffer;
+}
+
+export interface HttpCall {
+  method?: 'GET' | 'POST';
+  headers?: OutgoingHttpHeaders;
+  body?: string | Uint8Array;
+  /** For the whole call, a transport retry included: connecting, sending and reading the whole body. */
+  timeoutMs: number;
+  /**
+   * Try once more, at once, when the connection breaks before any answer (ECONNRESET,
+   * EPIPE): a server closing an idle keep-alive socket as the request goes out is routine.
+   * Only for callers that may send a request twice.
+   */
+  retryOnReset?: boolean;
+}
+
+/** No complete answer within the call's time. */
+export class HttpTimeoutError extends Error {
+  override readonly name = 'HttpTimeoutError';
+
+  constructor(readonly timeoutMs: number) {
+    super(`no answer within ${timeoutMs} ms`);
+  }
+}
+
+/** No answer at all: a bad URL, a refused or broken connection, a body that does not decompress. */
+export class HttpRequestError extends Error {
+  override readonly name = 'HttpRequestError';
+
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
+/** Parsed URLs kept; beyond this many distinct ones the cache starts over. */
+const TARGETS_KEPT = 1000;
+
+type Target = RequestOptions & { protocol: string };
+
+/**
+ * The engine's outgoing HTTP: webhooks, remote schemas, auth hooks, JWK sets. Requests go
+ * over keep-alive sockets, at most `maxSockets` per host; no redirects are followed and
+ * nothing is retried but the transport hiccup `retryOnReset` names (retrying is the
+ * caller's policy). Plain node:http: a general-purpose client's option merging and hooks
+ * cost more CPU per call than the call itself on a fast upstream.
+ */
+export class HttpClient {
+  readonly #http: HttpAgent;
+  readonly #https: HttpsAgent;
+  readonly #targets = new Map<string, Target>();
+
+  constructor(options: { maxSockets: number }) {
+    this.#http = new HttpAgent({ keepAlive: true, maxSockets: options.maxSockets, scheduling: 'lifo' });
+    this.#https = new HttpsAgent({ keepAlive: true, maxSockets: options.maxSockets, scheduling: 'lifo' });
+  }
+
+  send(url: string, call: HttpCall): Promise<HttpResponse> {
+    const deadline = performance.now() + call.timeoutMs;
+    return this.#attempt(url, call, deadline, call.retryOnReset === true);
+  }
+
+  /** Closes the idle sockets; calls in flight finish. */
+  close(): void {
+    this.#http.destroy();
+    this.#https.destroy();
+  }
+
+  /** Where a URL points, parsed once: callers send to a handful of URLs, again and again. */
+  #target(url: string): Target | HttpRequestError {
+    let target = this.#targets.get(url);
+    if (target !== undefined) return target;
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return new HttpRequestError('ERR_INVALID_URL', `invalid URL: ${url}`);
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return new HttpRequestError('ERR_UNSUPPORTED_PROTOCOL', `unsupported protocol ${parsed.protocol} in ${url}`);
+    target = urlToHttpOptions(parsed) as Target;
+    if (this.#targets.size >= TARGETS_KEPT) this.#targets.clear();
+    this.#targets.set(url, target);
+    return target;
+  }
+
+  #attempt(url: string, call: HttpCall, deadline: number, mayRetry: boolean): Promise<HttpResponse> {
+    return new Promise((resolve, reject) => {
+      const target = this.#target(url);
+      if (target instanceof HttpRequestError) {
+        reject(target);
+        return;
+      }
+      const secure = target.protocol === 'https:';
+      const body = typeof call.body === 'string' ? Buffer.from(call.body) : call.body;
+      const headers: OutgoingHttpHeaders = body === undefined ? { ...call.headers } : { ...call.headers, 'content-length': body.byteLength };
+      const open = secure ? httpsRequest : httpRequest;
+      const request = open({ ...target, method: call.method ?? 'POST', headers, agent: secure ? this.#https : this.#http });
+      let answered = false;
+      let settled = false;
+      const settle = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        outcome();
+      };
+      const timer = setTimeout(() => {
+        settle(() => reject(new HttpTimeoutError(call.timeoutMs)));
+        request.destroy();
+      }, Math.max(0, deadline - performance.now()));
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        const code = error.code ?? 'ERR_REQUEST';
+        if (!answered && mayRetry && RESET_CODES.has(code) && performance.now() < deadline) {
+          settle(() => resolve(this.#attempt(url, call, deadline, false)));
+          return;
+        }
+        settle(() => reject(new HttpRequestError(code, error.message)));
+      });
+      request.on('response', (response: IncomingMessage) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', (error: NodeJS.ErrnoException) => settle(() => reject(new HttpRequestError(error.code ?? 'ERR_RESPONSE', error.message))));
+        response.on('close', () => {
+          if (!response.complete) settle(() => reject(new HttpRequestError('ECONNRESET', 'the connection closed before the whole response arrived')));
+        });
+        response.on('end', () => {
+          const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+          decompress(raw, response.headers['content-encoding']).then(
+            (decoded) => settle(() => resolve({ status: response.statusCode ?? 0, headers: response.headers, rawHeaders: response.rawHeaders, body: decoded })),
+            (error: Error) => settle(() => reject(new HttpRequestError('ERR_CONTENT_DECODING', `the response body does not decompress: ${error.message}`))),
+          );
+        });
+      });
+      request.end(body);
+    });
+  }
+}
+
+function decompress(body: Buffer, encoding: string | undefined): Promise<Buffer> {
+  const name = encoding?.trim().toLowerCase();
+  if (name === undefined || name === '' || name === 'identity' || body.length === 0) return Promise.resolve(body);
+  return new Promise((resolve, reject) => {
+    const done = (error: Error | null, result: Buffer) => (error === null ? resolve(result) : reject(error));
+    if (name === 'gzip' || name === 'x-gzip') gunzip(body, done);
+    else if (name === 'br') brotliDecompress(body, done);
+    // "deflate" is meant to be zlib-wrapped, but some servers send it raw.
+    else if (name === 'deflate') (body[0]! & 0x0f) === 0x08 ? inflate(body, done) : inflateRaw(body, done);
+    else resolve(body);
+  });
+}

@@ -1,0 +1,154 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { brotliCompressSync, deflateRawSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpClient, HttpRequestError, HttpTimeoutError } from '../../src/http/client.js';
+
+/** A server whose behaviour each test picks by path. */
+let server: Server;
+let base: string;
+const client = new HttpClient({ maxSockets: 4 });
+let resetsLeft = 0;
+const seen: { method: string; headers: IncomingMessage['headers']; body: string }[] = [];
+const sockets = new Set<Socket>();
+
+function handle(request: IncomingMessage, response: ServerResponse, body: string): void {
+  seen.push({ method: request.method ?? '', headers: request.headers, body });
+  switch (request.url) {
+    case '/echo':
+      response.writeHead(201, { 'content-type': 'application/json', 'x-one': 'a', 'set-cookie': ['a=1', 'b=2'] }).end(JSON.stringify({ body }));
+      return;
+    case '/gzip':
+      response.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('zipped'));
+      return;
+    case '/br':
+      response.writeHead(200, { 'content-encoding': 'br' }).end(brotliCompressSync('brotli'));
+      return;
+    case '/raw-deflate':
+      response.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateRawSync('raw deflate'));
+      return;
+    case '/bad-gzip':
+      response.writeHead(200, { 'content-encoding': 'gzip' }).end('not gzip at all');
+      return;
+    case '/redirect':
+      response.writeHead(302, { location: '/echo' }).end();
+      return;
+    case '/slow':
+      setTimeout(() => response.end('late'), 2_000).unref();
+      return;
+    case '/reset':
+      if (resetsLeft > 0) {
+        resetsLeft--;
+        request.socket.destroy();
+        return;
+      }
+      response.end('after reset');
+      return;
+    case '/half':
+      response.writeHead(200, { 'content-length': '100' });
+      response.write('only part');
+      setTimeout(() => request.socket.destroy(), 20);
+      return;
+    default:
+      response.writeHead(404).end('no such path');
+  }
+}
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => handle(request, response, Buffer.concat(chunks).toString()));
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  client.close();
+  for (const socket of sockets) socket.destroy();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('HttpClient', () => {
+  it('posts a body and returns status, headers, raw headers and the body as bytes', async () => {
+    const response = await client.send(`${base}/echo`, { body: '{"x":1}', headers: { 'content-type': 'application/json' }, timeoutMs: 5_000 });
+    expect(response.status).toBe(201);
+    expect(response.headers['x-one']).toBe('a');
+    expect(response.headers['set-cookie']).toEqual(['a=1', 'b=2']);
+    expect(response.rawHeaders).toContain('x-one');
+    expect(JSON.parse(response.body.toString())).toEqual({ body: '{"x":1}' });
+    const request = seen.at(-1)!;
+    expect(request.method).toBe('POST');
+    expect(request.headers['content-length']).toBe('7');
+    expect(request.headers['content-type']).toBe('application/json');
+  });
+
+  it('sends bytes and GETs without a body', async () => {
+    await client.send(`${base}/echo`, { body: new TextEncoder().encode('bytes'), timeoutMs: 5_000 });
+    expect(seen.at(-1)!.body).toBe('bytes');
+    const got = await client.send(`${base}/echo`, { method: 'GET', timeoutMs: 5_000 });
+    expect(got.status).toBe(201);
+    expect(seen.at(-1)!.method).toBe('GET');
+    expect(seen.at(-1)!.headers['content-length']).toBeUndefined();
+  });
+
+  it('reuses keep-alive sockets', async () => {
+    const before = seen.length;
+    for (let i = 0; i < 5; i++) await client.send(`${base}/echo`, { body: String(i), timeoutMs: 5_000 });
+    const connectionHeaders = new Set(seen.slice(before).map((request) => request.headers.connection));
+    expect(connectionHeaders).toEqual(new Set(['keep-alive']));
+    expect(sockets.size).toBeLessThanOrEqual(4);
+  });
+
+  it('decompresses gzip, brotli and raw deflate bodies', async () => {
+    expect((await client.send(`${base}/gzip`, { timeoutMs: 5_000 })).body.toString()).toBe('zipped');
+    expect((await client.send(`${base}/br`, { timeoutMs: 5_000 })).body.toString()).toBe('brotli');
+    expect((await client.send(`${base}/raw-deflate`, { timeoutMs: 5_000 })).body.toString()).toBe('raw deflate');
+  });
+
+  it('refuses a body that does not decompress', async () => {
+    await expect(client.send(`${base}/bad-gzip`, { timeoutMs: 5_000 })).rejects.toMatchObject({ name: 'HttpRequestError', code: 'ERR_CONTENT_DECODING' });
+  });
+
+  it('returns a redirect as it is, without following it', async () => {
+    const response = await client.send(`${base}/redirect`, { body: '{}', timeoutMs: 5_000 });
+    expect(response.status).toBe(302);
+    expect(response.headers.location).toBe('/echo');
+  });
+
+  it('gives up after the timeout', async () => {
+    const started = performance.now();
+    const error = await client.send(`${base}/slow`, { timeoutMs: 150 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(HttpTimeoutError);
+    expect((error as HttpTimeoutError).timeoutMs).toBe(150);
+    expect(performance.now() - started).toBeLessThan(1_500);
+  });
+
+  it('names a refused connection, a bad URL and an unsupported protocol', async () => {
+    const refused = await client.send('http://127.0.0.1:1/', { timeoutMs: 5_000 }).catch((caught: unknown) => caught);
+    expect(refused).toBeInstanceOf(HttpRequestError);
+    expect((refused as HttpRequestError).code).toBe('ECONNREFUSED');
+    await expect(client.send('not a url', { timeoutMs: 5_000 })).rejects.toMatchObject({ code: 'ERR_INVALID_URL' });
+    await expect(client.send('ftp://127.0.0.1/x', { timeoutMs: 5_000 })).rejects.toMatchObject({ code: 'ERR_UNSUPPORTED_PROTOCOL' });
+  });
+
+  it('retries once on a reset connection only when asked to', async () => {
+    resetsLeft = 1;
+    const retried = await client.send(`${base}/reset`, { body: 'x', timeoutMs: 5_000, retryOnReset: true });
+    expect(retried.body.toString()).toBe('after reset');
+    resetsLeft = 1;
+    await expect(client.send(`${base}/reset`, { body: 'x', timeoutMs: 5_000 })).rejects.toMatchObject({ code: 'ECONNRESET' });
+    resetsLeft = 2;
+    await expect(client.send(`${base}/reset`, { body: 'x', timeoutMs: 5_000, retryOnReset: true })).rejects.toMatchObject({ code: 'ECONNRESET' });
+    resetsLeft = 0;
+  });
+
+  it('refuses a response cut off in the middle of its body', async () => {
+    await expect(client.send(`${base}/half`, { timeoutMs: 5_000, retryOnReset: true })).rejects.toBeInstanceOf(HttpRequestError);
+  });
+});
