@@ -1,5 +1,5 @@
 import type { Actor, ActorContext } from '../../src/actor/actor.js';
-import { encodeJson } from '../../src/bus/wire.js';
+import { JsonReply } from '../../src/bus/bus.js';
 import { validate } from '../../src/schemas/validator.js';
 import { JwkRefresher } from './jwk/refresher.js';
 import { createJwtAuthenticator, type JwtAuthenticator } from './jwt/authenticate.js';
@@ -55,7 +55,7 @@ export const authActor: Actor = {
     const resolve = createSessionResolver(config, { jwt, webhook });
     context.serve(context.bus.subjects.authResolve, async (request) => {
       const { headers, request: graphqlRequest } = validate<ResolveRequest>('bus/auth-resolve-request', request.json());
-      return encodeJson(await resolve(headers, graphqlRequest));
+      return new JsonReply(await resolve(headers, graphqlRequest));
     });
     return { stop: async () => refresher?.stop() };
   },

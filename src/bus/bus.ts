@@ -5,7 +5,7 @@ import { Responder, type DoneCallback, type RequestHandler, type Served } from '
 import { subjectsFor, type Subjects } from './subjects.js';
 import { decodeJson, encodeJson } from './wire.js';
 
-export type { HandlerReply, IncomingRequest, RequestHandler, Served } from './responder.js';
+export { JsonReply, type HandlerReply, type IncomingRequest, type RequestHandler, type Served } from './responder.js';
 
 export interface BusOptions {
   servers: string;
@@ -79,10 +79,10 @@ export class Bus {
     return nuid.next();
   }
 
-  /** Sends a JSON message and decodes the JSON reply. */
+  /** Sends a JSON message and decodes the JSON reply (or takes the value a local handler replied). */
   async request<T>(subject: string, message: unknown, options: { requestId: string; timeoutMs: number }): Promise<T> {
     const reply = await this.ask(subject, message, options);
-    return decodeJson<T>(reply.body);
+    return (reply.value !== undefined ? reply.value : decodeJson<T>(reply.body)) as T;
   }
 
   /**

@@ -7,6 +7,8 @@ import { HEADER, concatChunks, decodeJson, headersWith } from './wire.js';
 export interface Reply {
   body: Uint8Array;
   meta: Record<string, string>;
+  /** The reply as a value, when a handler of this process gave one (responder.ts JsonReply). */
+  value?: unknown;
 }
 
 interface PendingReply {

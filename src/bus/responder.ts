@@ -14,10 +14,19 @@ export interface IncomingRequest {
 }
 
 /**
- * What a request handler answers: bytes, sent as they are (chunked when too large),
- * optionally with a few facts about them for the requester's logs (the role, say).
+ * A reply given as a JSON value: encoded only when it crosses NATS. A requester of the
+ * same process gets the value itself, and must not change it.
  */
-export type HandlerReply = Uint8Array | { body: Uint8Array; meta: Record<string, string> };
+export class JsonReply {
+  constructor(readonly value: unknown) {}
+}
+
+/**
+ * What a request handler answers: bytes, sent as they are (chunked when too large),
+ * optionally with a few facts about them for the requester's logs (the role, say); or a
+ * JSON value.
+ */
+export type HandlerReply = Uint8Array | { body: Uint8Array; meta: Record<string, string> } | JsonReply;
 export type RequestHandler = (request: IncomingRequest) => Promise<HandlerReply>;
 export type DoneCallback = (ms: number, failed: boolean) => void;
 
@@ -44,7 +53,7 @@ export class Responder {
   /** Answers a NATS message; never throws. */
   async answerMessage(msg: Msg, handler: RequestHandler, onDone?: DoneCallback): Promise<void> {
     const requestId = msg.headers?.get(HEADER.requestId) || nuid.next();
-    const outcome = await this.#run(incoming(msg.subject, requestId, msg.data), handler, onDone);
+    const outcome = await this.#run(incoming(msg.subject, requestId, msg.data), handler, onDone, false);
     if (msg.reply === undefined) return;
     if (outcome instanceof ServiceError) {
       this.#nc.publish(msg.reply, encodeJson(outcome.toJSON()), { headers: headersWith({ [HEADER.error]: '1' }) });
@@ -58,17 +67,19 @@ export class Responder {
    * message object is handed over as it is: encoded only if the handler asks for bytes.
    */
   async answerLocally(subject: string, requestId: string, message: unknown, handler: RequestHandler, onDone?: DoneCallback): Promise<Reply> {
-    const outcome = await this.#run(localIncoming(subject, requestId, message), handler, onDone);
+    const outcome = await this.#run(localIncoming(subject, requestId, message), handler, onDone, true);
     if (outcome instanceof ServiceError) throw outcome;
     return outcome;
   }
 
-  async #run(request: IncomingRequest, handler: RequestHandler, onDone?: DoneCallback): Promise<Reply | ServiceError> {
+  async #run(request: IncomingRequest, handler: RequestHandler, onDone: DoneCallback | undefined, local: boolean): Promise<Reply | ServiceError> {
     const started = performance.now();
     let failed = false;
     try {
       const reply = await handler(request);
-      return reply instanceof Uint8Array ? { body: reply, meta: {} } : reply;
+      if (reply instanceof Uint8Array) return { body: reply, meta: {} };
+      if (reply instanceof JsonReply) return local ? localValueReply(reply.value) : { body: encodeJson(reply.value), meta: {} };
+      return reply;
     } catch (error) {
       failed = true;
       if (error instanceof ServiceError) return error;
@@ -93,6 +104,18 @@ export class Responder {
       this.#nc.publish(reply, piece, { headers: h });
     });
   }
+}
+
+/** A value handed over in-process, its bytes made only if somebody asks for them. */
+function localValueReply(value: unknown): Reply {
+  let body: Uint8Array | undefined;
+  return {
+    value,
+    get body() {
+      return (body ??= encodeJson(value));
+    },
+    meta: {},
+  };
 }
 
 function incoming(subject: string, requestId: string, data: Uint8Array): IncomingRequest {

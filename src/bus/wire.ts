@@ -19,11 +19,11 @@ export const HEADER = {
 /** Room left in each message for headers when a reply is cut into chunks. */
 export const HEADER_ROOM_BYTES = 4096;
 
-const encoder = new TextEncoder();
+// Buffer.from rather than TextEncoder: several times faster for the short texts of every request.
 const decoder = new TextDecoder();
 
 export function encodeJson(value: unknown): Uint8Array {
-  return encoder.encode(JSON.stringify(value));
+  return Buffer.from(JSON.stringify(value));
 }
 
 export function decodeJson<T>(bytes: Uint8Array): T {
@@ -35,7 +35,7 @@ export function decodeText(bytes: Uint8Array): string {
 }
 
 export function encodeText(text: string): Uint8Array {
-  return encoder.encode(text);
+  return Buffer.from(text);
 }
 
 export function headersWith(entries: Record<string, string>): MsgHdrs {

@@ -27,12 +27,14 @@ export function readBody(request: IncomingMessage, limit: number): Promise<Buffe
   });
 }
 
-/** Request headers as the bus carries them: lower-case names, repeated values joined. */
+/** Request headers as the bus carries them: lower-case names (as Node gives them), repeated values joined. */
 export function flattenHeaders(request: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) {
+  const given = request.headers;
+  for (const name in given) {
+    const value = given[name];
     if (value === undefined) continue;
-    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return headers;
 }

@@ -118,23 +118,32 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     ['/v1/query', [{ method: 'POST', api: 'metadata', handle: query }]],
     ['/v1/graphql', [{ method: 'POST', api: 'graphql', handle: graphql }, { method: 'GET', api: 'graphql', handle: graphqlGet }]],
   ]);
+  // Per path, the handlers of the enabled APIs by method: a path whose APIs are all disabled is not there (404).
+  const served = new Map<string, Map<string, RouteHandler>>();
+  for (const [path, candidates] of routes) {
+    const enabled = candidates.filter((route) => route.api === undefined || config.enabledApis.includes(route.api));
+    if (enabled.length > 0) served.set(path, new Map(enabled.map((route) => [route.method, route.handle])));
+  }
 
+  const logRequests = deps.log.isLevelEnabled('info');
   return async (request, response) => {
     const facts: RequestFacts = { requestId: headerValue(request, 'x-request-id') ?? Bus.newRequestId() };
     const started = performance.now();
     const url = request.url ?? '/';
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
-    const candidates = (routes.get(path) ?? []).filter((route) => route.api === undefined || config.enabledApis.includes(route.api));
-    const route = candidates.find((candidate) => candidate.method === request.method);
+    const methods = served.get(path);
+    const handle = methods?.get(request.method ?? '');
     let sent: Sent;
-    if (route !== undefined) sent = await route.handle(request, response, facts);
-    else if (candidates.length > 0) sent = sendQueryError(response, errors.methodNotAllowed('$', request.method ?? ''), false);
+    if (handle !== undefined) sent = await handle(request, response, facts);
+    else if (methods !== undefined) sent = sendQueryError(response, errors.methodNotAllowed('$', request.method ?? ''), false);
     else sent = sendQueryError(response, errors.notFound('$'), false);
-    deps.log.info(
-      { method: request.method, path, status: sent.status, ms: Math.round((performance.now() - started) * 100) / 100, role: facts.role, operation: facts.operation, requestId: facts.requestId },
-      'request',
-    );
+    if (logRequests) {
+      deps.log.info(
+        { method: request.method, path, status: sent.status, ms: Math.round((performance.now() - started) * 100) / 100, role: facts.role, operation: facts.operation, requestId: facts.requestId },
+        'request',
+      );
+    }
     return sent.status;
   };
 }
