@@ -10,6 +10,13 @@ export interface BenchQuery {
   engine: string;
   postgraphile: string;
   sql: string;
+  /**
+   * The same statement with every value a parameter, as ARCHITECTURE decision 5 makes the
+   * engine write it; only where that differs from `sql`. A LIMIT that is a parameter is
+   * planned again on every execution (PostgreSQL's generic plan cannot know it is small),
+   * which a literal LIMIT is not: this row shows what that costs the limit itself.
+   */
+  parameterized?: { sql: string; params: unknown[] };
 }
 
 export const QUERIES: BenchQuery[] = [
@@ -25,6 +32,11 @@ export const QUERIES: BenchQuery[] = [
     postgraphile: '{ allTracks(condition: {genreId: 3}, orderBy: NAME_ASC, first: 20) { nodes { rowId name milliseconds } } }',
     sql: `select json_build_object('track', coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'milliseconds', t.milliseconds) order by t.name)
             from (select * from track where genre_id = $1 order by name limit 20) t), '[]'))::text as data`,
+    parameterized: {
+      sql: `select json_build_object('track', coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'milliseconds', t.milliseconds) order by t.name)
+              from (select * from track where genre_id = $1 order by name limit $2) t), '[]'))::text as data`,
+      params: [3, 20],
+    },
   },
   {
     name: 'three nested levels with limits',

@@ -27,6 +27,9 @@ const HANDWRITTEN_PORT = 5552;
 // The engine under test starts a nats-server here itself if none answers.
 const NATS_URL = process.env.SERVICE_GRAPHQL_NATS_URL ?? 'nats://127.0.0.1:4222';
 
+/** The hand-written statement with every value a parameter (queries.ts `parameterized`), where it differs. */
+const PARAMETERIZED = 'hand-written SQL, all values parameters';
+
 const TRACKING = [
   ...['genre', 'artist', 'album', 'track'].map((name) => ({ type: 'track_table', args: { name } })),
   { type: 'create_array_relationship', args: { table: 'artist', name: 'albums', using: { foreign_key_constraint_on: { table: 'album', column: 'artist_id' } } } },
@@ -61,6 +64,7 @@ async function main(): Promise<void> {
         ['postgraphile', postgraphile.url, JSON.stringify({ query: query.postgraphile })],
         ['hand-written SQL', `${handwritten.url}/${index}`, '{}'],
       ];
+      if (query.parameterized !== undefined) runs.push([PARAMETERIZED, `${handwritten.url}/${index}/parameterized`, '{}']);
       for (const [name, url, body] of runs) {
         const answer = (await probe(url, body)) as { errors?: unknown };
         if (answer.errors !== undefined) throw new Error(`${name} cannot answer "${query.name}": ${JSON.stringify(answer.errors)}`);
@@ -84,6 +88,8 @@ async function main(): Promise<void> {
       }
       rows.push([query.name, 'engine / postgraphile', ratio(ours.rps, results.get('postgraphile')!.rps), '', '', '']);
       rows.push([query.name, 'engine / hand-written', ratio(ours.rps, results.get('hand-written SQL')!.rps), '', '', '']);
+      const parameterized = results.get(PARAMETERIZED);
+      if (parameterized !== undefined) rows.push([query.name, `engine / ${PARAMETERIZED}`, ratio(ours.rps, parameterized.rps), '', '', '']);
     }
     printTable(['query', 'target', 'req/s', 'p50 ms', 'p99 ms', 'errors'], rows);
     process.stdout.write(`\nengine resident memory under load: peak ${peakRss} MiB\n`);
