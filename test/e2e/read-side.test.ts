@@ -109,6 +109,28 @@ describe('the read side over HTTP, as admin', () => {
     );
     expect(result.json).toEqual({ data: { article: [{ id: 13 }] } });
   });
+  it('selects inside json values with the path argument, refusing a malformed path', async () => {
+    const result = await gql(
+      `query Q($p: String) { article(where: {id: {_in: [10, 12, 13]}}, order_by: {id: asc}) { id lang: meta(path: "$.lang") draft: meta(path: "draft") whole: meta(path: "$") by: meta(path: $p) } }`,
+      admin,
+      { p: '$["lang"]' },
+    );
+    expect(result.json).toEqual({
+      data: {
+        article: [
+          { id: 10, lang: 'en', draft: null, whole: { lang: 'en' }, by: 'en' },
+          { id: 12, lang: null, draft: null, whole: null, by: null },
+          { id: 13, lang: 'en', draft: true, whole: { lang: 'en', draft: true }, by: 'en' },
+        ],
+      },
+    });
+    const bad = await gql('{ article { meta(path: "lang..x") } }', admin);
+    expect(bad.json).toEqual({
+      errors: [{ message: 'parse json path error: expected a key after "." at position 4 of "lang..x"', extensions: { path: '$.selectionSet.article.selectionSet.meta.args.path', code: 'validation-failed' } }],
+    });
+    const noPath = await gql('{ article { title(path: "a") } }', admin);
+    expect(noPath.json.errors[0].extensions.code).toBe('validation-failed');
+  });
 });
 
 describe('the read side over HTTP, as a restricted role', () => {

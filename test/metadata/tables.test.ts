@@ -68,6 +68,24 @@ describe('track_table', () => {
     expect(both.json.code).toBe('parse-failed');
   });
 
+  it('refuses root field names another table already answers to, and custom ones given twice', async () => {
+    await ok({ type: 'track_table', args: { name: 'author' } });
+    const clash = (configuration: unknown) => engine.query({ type: 'track_table', version: 2, args: { table: article, configuration } });
+    const byName = await clash({ custom_name: 'author' });
+    expect(byName.status).toBe(400);
+    expect(byName.json).toEqual({ path: '$.args', error: 'node author already exists in current graphql schema', code: 'remote-schema-conflicts' });
+    expect((await clash({ custom_root_fields: { select_aggregate: 'author_by_pk' } })).json.error).toBe('node author_by_pk already exists in current graphql schema');
+    const twice = await clash({ custom_root_fields: { select: 'posts', select_by_pk: 'posts', delete: 'gone', update: 'gone' } });
+    expect(twice.json).toEqual({ path: '$.args.configuration.custom_root_fields', error: 'the following custom root field names are duplicated: posts and gone', code: 'parse-failed' });
+    expect(await tables()).toEqual([{ table: author }]);
+    // A query field and a mutation field live in different roots.
+    await ok({ type: 'track_table', version: 2, args: { table: article, configuration: { custom_root_fields: { select: 'insert_author' } } } });
+    const customized = await engine.query({ type: 'set_table_customization', args: { table: 'article', configuration: { custom_root_fields: { select_by_pk: 'author' } } } });
+    expect(customized.json).toEqual({ path: '$.args', error: 'node author already exists in current graphql schema', code: 'remote-schema-conflicts' });
+    const served = await engine.graphql({ query: '{ author { id } insert_author { id } }' });
+    expect(served.json).toEqual({ data: { author: [], insert_author: [] } });
+  });
+
   it('sees a table created in psql without a reload', async () => {
     await db.sql('create table fresh (id int primary key)');
     await ok({ type: 'track_table', args: { name: 'fresh' } });

@@ -1,4 +1,4 @@
-import type { DeletePermission, InsertPermission, Metadata, QualifiedName, Relationship, SelectPermission, TableEntry, UpdatePermission } from '../../../src/metadata/types.js';
+import type { DeletePermission, InsertPermission, Metadata, QualifiedName, Relationship, SelectPermission, TableConfiguration, TableEntry, UpdatePermission } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg/catalog.js';
 import { columnTypeOf, isGraphqlName, type ColumnType } from './column-types.js';
 import { buildFunctionsModel, type FunctionsModel } from './function-model.js';
@@ -86,9 +86,31 @@ export function buildSourceModel(metadata: Metadata, catalog: Catalog): SourceMo
   return { tables, functions: buildFunctionsModel(metadata, catalog) };
 }
 
+/** The base of a tracked table's GraphQL names: its custom name, else `<name>` or `<schema>_<name>`. */
+export function tableTypeName(entry: TableEntry): string {
+  return entry.configuration?.custom_name ?? (entry.table.schema === 'public' ? entry.table.name : `${entry.table.schema}_${entry.table.name}`);
+}
+
+/** The root field names of a table: the custom ones of its configuration, else the defaults. */
+export function rootFieldsOf(configuration: TableConfiguration, typeName: string): RootFieldNames {
+  const custom = configuration.custom_root_fields;
+  return {
+    select: rootFieldName(custom?.select, typeName),
+    selectByPk: rootFieldName(custom?.select_by_pk, `${typeName}_by_pk`),
+    selectAggregate: rootFieldName(custom?.select_aggregate, `${typeName}_aggregate`),
+    insert: rootFieldName(custom?.insert, `insert_${typeName}`),
+    insertOne: rootFieldName(custom?.insert_one, `insert_${typeName}_one`),
+    update: rootFieldName(custom?.update, `update_${typeName}`),
+    updateByPk: rootFieldName(custom?.update_by_pk, `update_${typeName}_by_pk`),
+    updateMany: rootFieldName(custom?.update_many, `update_${typeName}_many`),
+    delete: rootFieldName(custom?.delete, `delete_${typeName}`),
+    deleteByPk: rootFieldName(custom?.delete_by_pk, `delete_${typeName}_by_pk`),
+  };
+}
+
 function tableModel(entry: TableEntry, relation: CatalogRelation, catalog: Catalog): TableModel | null {
   const configuration = entry.configuration ?? {};
-  const typeName = configuration.custom_name ?? (entry.table.schema === 'public' ? entry.table.name : `${entry.table.schema}_${entry.table.name}`);
+  const typeName = tableTypeName(entry);
   if (!isGraphqlName(typeName)) return null;
 
   const columns: ColumnModel[] = [];
@@ -114,18 +136,7 @@ function tableModel(entry: TableEntry, relation: CatalogRelation, catalog: Catal
     key: relationKey(entry.table.schema, entry.table.name),
     table: entry.table,
     typeName,
-    rootFields: {
-      select: rootFieldName(configuration.custom_root_fields?.select, typeName),
-      selectByPk: rootFieldName(configuration.custom_root_fields?.select_by_pk, `${typeName}_by_pk`),
-      selectAggregate: rootFieldName(configuration.custom_root_fields?.select_aggregate, `${typeName}_aggregate`),
-      insert: rootFieldName(configuration.custom_root_fields?.insert, `insert_${typeName}`),
-      insertOne: rootFieldName(configuration.custom_root_fields?.insert_one, `insert_${typeName}_one`),
-      update: rootFieldName(configuration.custom_root_fields?.update, `update_${typeName}`),
-      updateByPk: rootFieldName(configuration.custom_root_fields?.update_by_pk, `update_${typeName}_by_pk`),
-      updateMany: rootFieldName(configuration.custom_root_fields?.update_many, `update_${typeName}_many`),
-      delete: rootFieldName(configuration.custom_root_fields?.delete, `delete_${typeName}`),
-      deleteByPk: rootFieldName(configuration.custom_root_fields?.delete_by_pk, `delete_${typeName}_by_pk`),
-    },
+    rootFields: rootFieldsOf(configuration, typeName),
     columns,
     columnsByName,
     primaryKey: primaryKey.every((column) => column !== undefined) ? (primaryKey as ColumnModel[]) : [],

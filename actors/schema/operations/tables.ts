@@ -1,8 +1,9 @@
 import { errors } from '../../../src/errors/errors.js';
 import { findTable, sameTable, withTable, withTables } from '../../../src/metadata/edit.js';
-import type { QualifiedName, Relationship, TableConfiguration, TableEntry } from '../../../src/metadata/types.js';
+import type { Metadata, QualifiedName, Relationship, TableConfiguration, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey } from '../../../src/pg/catalog.js';
 import { displayTable, toQualified } from '../consistency/check.js';
+import { duplicatedCustomRootFields, rootFieldTaken } from '../consistency/root-fields.js';
 import { remoteRootConflict } from '../graphql/remote-consistency.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
 
@@ -23,13 +24,24 @@ function track(context: OperationContext, table: QualifiedName, configuration: T
   if (!context.catalog.relations.has(relationKey(table.schema, table.name))) {
     throw errors.notExists(`${context.argsPath}.table`, `no such table/view exists in source: ${JSON.stringify(displayTable(table))}`);
   }
+  checkCustomRootFields(context, configuration);
   const entry: TableEntry = { table };
   if (isEnum === true) entry.is_enum = true;
   if (configuration !== undefined && Object.keys(configuration).length > 0) entry.configuration = configuration;
   const metadata = withTables(context.metadata, (tables) => [...tables, entry]);
-  const taken = remoteRootConflict(metadata, context.catalog, context.inconsistencies);
-  if (taken !== null) throw errors.remoteSchemaConflicts(context.argsPath, taken);
+  checkRootFieldsFree(context, metadata, table);
   return { response: SUCCESS, metadata };
+}
+
+function checkCustomRootFields(context: OperationContext, configuration: TableConfiguration | undefined): void {
+  const duplicated = duplicatedCustomRootFields(configuration);
+  if (duplicated !== null) throw errors.parseFailed(`${context.argsPath}.configuration.custom_root_fields`, duplicated);
+}
+
+/** Hasura's `checkConflictingNode`: a table's names must be free in the schema, remote schemas' fields included. */
+function checkRootFieldsFree(context: OperationContext, metadata: Metadata, table: QualifiedName): void {
+  const taken = rootFieldTaken(metadata, context.catalog, table) ?? remoteRootConflict(metadata, context.catalog, context.inconsistencies);
+  if (taken !== null) throw errors.remoteSchemaConflicts(context.argsPath, taken);
 }
 
 export const trackTable: Operation<{ schema?: string; name?: string; table?: TableArg; is_enum?: boolean }> = {
@@ -58,12 +70,14 @@ export const setTableCustomization: Operation<{ table: TableArg; configuration: 
   argsSchema: 'query/set_table_customization',
   async run(args, context) {
     const { table } = trackedTable(context, args.table);
+    checkCustomRootFields(context, args.configuration);
     const metadata = withTable(context.metadata, table, (entry) => {
       const next: TableEntry = { ...entry };
       if (Object.keys(args.configuration).length > 0) next.configuration = args.configuration;
       else delete next.configuration;
       return next;
     });
+    checkRootFieldsFree(context, metadata, table);
     return { response: SUCCESS, metadata };
   },
 };

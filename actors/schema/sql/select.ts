@@ -1,5 +1,5 @@
 import type { TableAccess } from '../graphql/role-access.js';
-import type { RelationshipModel } from '../graphql/table-model.js';
+import type { ColumnModel, RelationshipModel } from '../graphql/table-model.js';
 import { typeNames } from '../graphql/type-names.js';
 import { invariant } from '../../../src/errors/service-error.js';
 import { compileAggregateSelection } from './aggregate.js';
@@ -8,6 +8,7 @@ import { tableAccessOf, type CompileContext } from './context.js';
 import { argumentsOf, collectFields, subSelections, type CollectedField } from './fields.js';
 import { rowSet, renderRows, type RowSet } from './row-set.js';
 import { renderOrderKeys } from './order-by.js';
+import { parseJsonPath } from './json-path.js';
 import { joinCondition } from './relationships.js';
 import { QueryError } from './query-error.js';
 import { and, columnRef, jsonObject, nameLiteral, tableRef } from './sql-text.js';
@@ -76,7 +77,7 @@ function fieldValue(context: CompileContext, access: TableAccess, alias: string,
   if (target === undefined) throw new QueryError(`field ${JSON.stringify(field.name)} not found in type: ${JSON.stringify(typeName)}`, field.path);
   switch (target.kind) {
     case 'column':
-      return columnRef(alias, target.column.name);
+      return columnValue(context, alias, target.column, field);
     case 'object-relationship':
       return compileObjectRelationship(context, target.relationship, alias, field);
     case 'array-relationship':
@@ -88,6 +89,17 @@ function fieldValue(context: CompileContext, access: TableAccess, alias: string,
     case 'computed-table':
       return compileComputedTable(context, access, alias, target.field, field);
   }
+}
+
+/** A column's value; a json or jsonb column with a `path` argument gives the value at that path (or null). */
+function columnValue(context: CompileContext, alias: string, column: ColumnModel, field: CollectedField): string {
+  const reference = columnRef(alias, column.name);
+  const pathInput = argumentsOf(field).get('path');
+  if (pathInput === undefined || context.reader.isNull(pathInput)) return reference;
+  const elements = parseJsonPath(context.reader.name(pathInput));
+  if (!Array.isArray(elements)) throw new QueryError(elements.error, pathInput.path);
+  if (elements.length === 0) return reference;
+  return `(${reference} #> ${context.params.add({ kind: 'constant', value: elements }, 'text[]')})`;
 }
 
 function compileObjectRelationship(context: CompileContext, relationship: RelationshipModel, parentAlias: string, field: CollectedField): string {

@@ -5,6 +5,7 @@ import {
   GraphQLInt,
   GraphQLNonNull,
   GraphQLObjectType,
+  GraphQLString,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
 } from 'graphql';
@@ -29,7 +30,11 @@ export function tableObjectType(registry: TypeRegistry, role: RoleAccess, access
       for (const [fieldName, target] of access.fields) {
         if (target.kind === 'column') {
           const { column } = target;
-          fields[fieldName] = { type: columnOutputType(column.type, column.nullable), ...(column.description === null ? {} : { description: column.description }) };
+          fields[fieldName] = {
+            type: columnOutputType(column.type, column.nullable),
+            ...(column.type.category === 'json' || column.type.category === 'jsonb' ? { args: { path: { type: GraphQLString, description: 'JSON select path' } } } : {}),
+            ...(column.description === null ? {} : { description: column.description }),
+          };
           continue;
         }
         if (target.kind === 'computed-scalar' || target.kind === 'computed-table') {

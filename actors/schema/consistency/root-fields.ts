@@ -1,0 +1,65 @@
+import { sameTable } from '../../../src/metadata/edit.js';
+import type { Metadata, QualifiedName, TableConfiguration, TableEntry } from '../../../src/metadata/types.js';
+import { relationKey, type Catalog } from '../../../src/pg/catalog.js';
+import { buildFunctionsModel } from '../graphql/function-model.js';
+import { rootFieldsOf, tableTypeName } from '../graphql/table-model.js';
+
+/** A root field name, with the root it lives in: a query and a mutation field may share a name. */
+type RootName = `${'query' | 'mutation'}.${string}`;
+
+/**
+ * The custom root field names a table configuration gives twice, in Hasura's message
+ * (`the following custom root field names are duplicated: a and b`), or null.
+ */
+export function duplicatedCustomRootFields(configuration: TableConfiguration | undefined): string | null {
+  const seen = new Set<string>();
+  const duplicated = new Set<string>();
+  for (const value of Object.values(configuration?.custom_root_fields ?? {})) {
+    const name = typeof value === 'string' ? value : value?.name;
+    if (name === undefined) continue;
+    if (seen.has(name)) duplicated.add(name);
+    seen.add(name);
+  }
+  if (duplicated.size === 0) return null;
+  return `the following custom root field names are duplicated: ${englishList([...duplicated])}`;
+}
+
+/**
+ * The first root field (or type) name of `table` that another tracked table or function
+ * already uses: two objects answering to one name would leave one of them unreachable.
+ */
+export function rootFieldTaken(metadata: Metadata, catalog: Catalog, table: QualifiedName): string | null {
+  const tables = metadata.sources[0]?.tables ?? [];
+  const entry = tables.find((candidate) => sameTable(candidate.table, table));
+  if (entry === undefined) return null;
+  const taken = new Set<RootName>();
+  const typeNames = new Set<string>();
+  for (const other of tables) {
+    if (other === entry) continue;
+    for (const name of tableRootNames(other, catalog)) taken.add(name);
+    typeNames.add(tableTypeName(other));
+  }
+  for (const fn of buildFunctionsModel(metadata, catalog).functions.values()) {
+    taken.add(`${fn.exposedAs}.${fn.fieldName}`);
+    taken.add(`${fn.exposedAs}.${fn.aggregateFieldName}`);
+  }
+  if (typeNames.has(tableTypeName(entry))) return tableTypeName(entry);
+  for (const name of tableRootNames(entry, catalog)) if (taken.has(name)) return name.slice(name.indexOf('.') + 1);
+  return null;
+}
+
+/** The root fields a table gives the admin schema (the by-primary-key ones only with a primary key). */
+function tableRootNames(entry: TableEntry, catalog: Catalog): RootName[] {
+  const roots = rootFieldsOf(entry.configuration ?? {}, tableTypeName(entry));
+  const hasKey = (catalog.relations.get(relationKey(entry.table.schema, entry.table.name))?.primaryKey.length ?? 0) > 0;
+  const names: RootName[] = [`query.${roots.select}`, `query.${roots.selectAggregate}`, `mutation.${roots.insert}`, `mutation.${roots.insertOne}`, `mutation.${roots.update}`, `mutation.${roots.updateMany}`, `mutation.${roots.delete}`];
+  if (hasKey) names.push(`query.${roots.selectByPk}`, `mutation.${roots.updateByPk}`, `mutation.${roots.deleteByPk}`);
+  return names;
+}
+
+/** `a`, `a and b`, `a, b, and c`: Hasura's englishList. */
+function englishList(items: string[]): string {
+  if (items.length === 1) return items[0]!;
+  if (items.length === 2) return `${items[0]} and ${items[1]}`;
+  return `${items.slice(0, -1).join(', ')}, and ${items.at(-1)}`;
+}
