@@ -27,6 +27,11 @@ describe('track_function, first stage', () => {
     expectRefusal(await fx.query({ type: 'track_function', args: { schema: 'public', name: 'author' } }), 'not-supported', 'table with name "author" already exists');
   });
 
+  it('refuses root field names a tracked table already answers to', async () => {
+    expectRefusal(await trackV2('search_articles', { custom_name: 'author' }), 'remote-schema-conflicts', 'node author already exists in current graphql schema');
+    expectRefusal(await trackV2('search_articles', { custom_root_fields: { function_aggregate: 'author_aggregate' } }), 'remote-schema-conflicts', 'node author_aggregate already exists in current graphql schema');
+  });
+
   it('refuses a function that does not exist', async () => {
     expectRefusal(await fx.query({ type: 'track_function', args: { schema: 'public', name: 'nope' } }), 'not-exists', 'no such function exists in postgres : "nope"');
   });

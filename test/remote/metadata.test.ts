@@ -79,6 +79,9 @@ describe('add_remote_schema', () => {
     expect(v2.json.code).toBe('remote-schema-conflicts');
     // Under other root field names the table does not clash.
     expect((await query({ type: 'track_table', version: 2, args: { table: 'hello', configuration: { custom_root_fields: { select: 'hellos', select_by_pk: 'hello_one', select_aggregate: 'hello_agg' } } } })).json).toEqual({ message: 'success' });
+    // Customizing it back onto the remote's field clashes the same way.
+    const customized = await query({ type: 'set_table_customization', args: { table: 'hello', configuration: { custom_root_fields: { select: 'hello' } } } });
+    expect(customized.json).toEqual({ path: '$.args', error: 'node hello already exists in current graphql schema', code: 'remote-schema-conflicts' });
   });
 });
 

@@ -48,6 +48,15 @@ export function rootFieldTaken(metadata: Metadata, catalog: Catalog, table: Qual
   return null;
 }
 
+/** A root field name of the tracked function `fn` that a tracked table already uses, or null. */
+export function functionRootTaken(metadata: Metadata, catalog: Catalog, fn: QualifiedName): string | null {
+  const model = buildFunctionsModel(metadata, catalog).functions.get(relationKey(fn.schema, fn.name));
+  if (model === undefined) return null;
+  const taken = new Set((metadata.sources[0]?.tables ?? []).flatMap((entry) => tableRootNames(entry, catalog)));
+  for (const name of [model.fieldName, model.aggregateFieldName]) if (taken.has(`${model.exposedAs}.${name}`)) return name;
+  return null;
+}
+
 /** The root fields a table gives the admin schema (the by-primary-key ones only with a primary key). */
 function tableRootNames(entry: TableEntry, catalog: Catalog): RootName[] {
   const roots = rootFieldsOf(entry.configuration ?? {}, tableTypeName(entry));

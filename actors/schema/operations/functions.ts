@@ -7,6 +7,8 @@ import type { FunctionDescription } from '../../functions/description.js';
 import { gatherFunctionFacts, trackedKeysOf } from '../../functions/facts.js';
 import { missingFunction, overloadedFunction, quoted } from '../../functions/rules/reasons.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
+import { functionRootTaken } from '../consistency/root-fields.js';
+import { remoteRootConflict } from '../graphql/remote-consistency.js';
 
 /**
  * The function operations of `/v1/query` (interface 2.4, 4.2; compat-facts 6.1, 6.3).
@@ -63,7 +65,15 @@ async function track(context: OperationContext, fn: QualifiedName, configuration
   if (kept !== undefined) entry.configuration = kept;
   if (comment != null) entry.comment = comment;
   await describeTracked(context, entry);
-  return { response: SUCCESS, metadata: withFunctions(context.metadata, (functions) => [...functions, entry]) };
+  const metadata = withFunctions(context.metadata, (functions) => [...functions, entry]);
+  checkRootFieldsFree(context, metadata, fn);
+  return { response: SUCCESS, metadata };
+}
+
+/** Hasura's checkConflictingNode: a function's root fields must be free, remote schemas' fields included. */
+function checkRootFieldsFree(context: OperationContext, metadata: Metadata, fn: QualifiedName): void {
+  const taken = functionRootTaken(metadata, context.catalog, fn) ?? remoteRootConflict(metadata, context.catalog, context.inconsistencies);
+  if (taken !== null) throw errors.remoteSchemaConflicts(context.argsPath, taken);
 }
 
 /** Export form (compat-facts 3.2): null settings and an empty configuration are left out. */
@@ -128,7 +138,9 @@ export const setFunctionCustomization: Operation<{ function: FunctionName; confi
     if (kept === undefined) delete next.configuration;
     else next.configuration = kept;
     await describeTracked(context, next);
-    return { response: SUCCESS, metadata: withFunctions(context.metadata, (functions) => functions.map((entry) => (sameFunction(entry.function, fn) ? next : entry))) };
+    const metadata = withFunctions(context.metadata, (functions) => functions.map((entry) => (sameFunction(entry.function, fn) ? next : entry)));
+    checkRootFieldsFree(context, metadata, fn);
+    return { response: SUCCESS, metadata };
   },
 };
 
