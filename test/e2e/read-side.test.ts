@@ -109,6 +109,31 @@ describe('the read side over HTTP, as admin', () => {
     );
     expect(result.json).toEqual({ data: { article: [{ id: 13 }] } });
   });
+  it('filters by counts of related rows (aggregate predicates), with filter, arguments and distinct', async () => {
+    const names = async (where: string) => (await gql(`{ author(where: ${where}, order_by: {id: asc}) { name } }`, admin)).json;
+    expect(await names('{articles_aggregate: {count: {predicate: {_gt: 1}}}}')).toEqual({ data: { author: [{ name: 'Ada' }] } });
+    expect(await names('{articles_aggregate: {count: {predicate: {_eq: 1}, filter: {is_published: {_eq: true}}}}}')).toEqual({ data: { author: [{ name: 'Ada' }, { name: 'Brian' }] } });
+    expect(await names('{articles_aggregate: {count: {predicate: {_eq: 0}, arguments: [rating]}}}')).toEqual({ data: { author: [{ name: 'Cleo' }] } });
+    expect(await names('{_not: {articles_aggregate: {count: {predicate: {_gte: 1}, arguments: [is_published], distinct: true}}}}')).toEqual({ data: { author: [] } });
+    const missing = await gql('{ author(where: {articles_aggregate: {count: {filter: {}}}}) { id } }', admin);
+    expect(missing.json.errors[0].extensions.code).toBe('validation-failed');
+    // A permission may filter on counts too: the role sees authors with more than one article.
+    const permitted = await engine.query({
+      type: 'create_select_permission',
+      args: { table: 'author', role: 'prolific', permission: { columns: ['name'], filter: { articles_aggregate: { count: { predicate: { _gt: 1 }, filter: { title: { _neq: '' } } } } } } },
+    });
+    expect(permitted.json).toEqual({ message: 'success' });
+    expect((await gql('{ author { name } }', { ...admin, 'x-service-role': 'prolific' })).json).toEqual({ data: { author: [{ name: 'Ada' }] } });
+    const unknownColumn = await engine.query({
+      type: 'create_select_permission',
+      args: { table: 'article', role: 'prolific', permission: { columns: ['id'], filter: { author: { articles_aggregate: { count: { predicate: { _gt: 1 }, arguments: ['nope'] } } } } } },
+    });
+    expect(unknownColumn.status).toBe(400);
+    // Without allow_aggregations on article, the restricted role has no such filter.
+    const hidden = await gql('{ author(where: {articles_aggregate: {count: {predicate: {_gt: 0}}}}) { id } }', asUser(1));
+    expect(hidden.json.errors[0]).toEqual({ message: "field 'articles_aggregate' not found in type: 'author_bool_exp'", extensions: { path: '$.selectionSet.author.args.where.articles_aggregate', code: 'validation-failed' } });
+  });
+
   it('selects inside json values with the path argument, refusing a malformed path', async () => {
     const result = await gql(
       `query Q($p: String) { article(where: {id: {_in: [10, 12, 13]}}, order_by: {id: asc}) { id lang: meta(path: "$.lang") draft: meta(path: "draft") whole: meta(path: "$") by: meta(path: $p) } }`,

@@ -42,6 +42,9 @@ const CATEGORIES: Record<string, TypeCategory> = {
   date: 'datetime', time: 'datetime', timetz: 'datetime', timestamp: 'datetime', timestamptz: 'datetime', interval: 'datetime',
 };
 
+/** `Int`: what a count is compared as (the predicate of an aggregate filter). */
+export const INT_TYPE: ColumnType = { scalar: 'Int', isArray: false, sqlType: 'int4', elementSqlType: 'int4', category: 'numeric' };
+
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 const PLAIN_SQL_NAME = /^[a-z_][a-z0-9_]*$/;
 

@@ -6,6 +6,9 @@ export const typeNames = {
   /** `<t>_avg_fields`, `<t>_max_fields`... */
   aggregateFunctionFields: (table: string, fn: string) => `${table}_${fn}_fields`,
   boolExp: (table: string) => `${table}_bool_exp`,
+  /** `<t>_aggregate_bool_exp` and its `<t>_aggregate_bool_exp_count`: filters on aggregates of an array relationship. */
+  aggregateBoolExp: (table: string) => `${table}_aggregate_bool_exp`,
+  aggregateBoolExpCount: (table: string) => `${table}_aggregate_bool_exp_count`,
   orderBy: (table: string) => `${table}_order_by`,
   aggregateOrderBy: (table: string) => `${table}_aggregate_order_by`,
   /** `<t>_avg_order_by`, `<t>_max_order_by`... */

@@ -28,15 +28,18 @@ function countCall(context: CompileContext, access: TableAccess, alias: string, 
   const { reader } = context;
   const args = argumentsOf(field);
   const columnsInput = args.get('columns');
-  const columns = columnsInput === undefined || reader.isNull(columnsInput)
-    ? []
-    : reader.items(columnsInput).map((item) => columnRef(alias, access.columnsByField.get(reader.name(item))!.name));
+  const distinctInput = args.get('distinct');
+  const columns = columnsInput === undefined || reader.isNull(columnsInput) ? [] : reader.items(columnsInput).map((item) => access.columnsByField.get(reader.name(item))!.name);
+  return countExpression(alias, columns, distinctInput !== undefined && !reader.isNull(distinctInput) && reader.boolean(distinctInput));
+}
+
+/** The count of rows under `alias`, or of the non-null (distinct) values of some columns. */
+export function countExpression(alias: string, columns: string[], distinct: boolean): string {
   // Without columns there is nothing to be distinct on: every row counts (as in Hasura).
   if (columns.length === 0) return 'count(*)';
-  const distinctInput = args.get('distinct');
-  const distinct = distinctInput !== undefined && !reader.isNull(distinctInput) && reader.boolean(distinctInput) ? 'distinct ' : '';
-  const argument = columns.length === 1 ? columns[0]! : `(${columns.join(', ')})`;
-  return `count(${distinct}${argument})`;
+  const references = columns.map((column) => columnRef(alias, column));
+  const argument = references.length === 1 ? references[0]! : `(${references.join(', ')})`;
+  return `count(${distinct ? 'distinct ' : ''}${argument})`;
 }
 
 /** `sum { a b }`: one object of `sum(a)`, `sum(b)`. */

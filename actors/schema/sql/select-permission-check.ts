@@ -1,7 +1,7 @@
 import type { SelectPermission } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog } from '../../../src/pg/catalog.js';
 import { qualifiedTable, type SourceModel, type TableModel } from '../graphql/table-model.js';
-import type { ColumnType } from '../graphql/column-types.js';
+import { INT_TYPE, type ColumnType } from '../graphql/column-types.js';
 import { inputArgumentsOf } from '../graphql/function-model.js';
 import { operatorNamed } from './operators.js';
 
@@ -81,7 +81,32 @@ function fieldProblem(model: SourceModel, table: TableModel, root: TableModel, k
     if (target === undefined) return { path, message: `table of relationship ${JSON.stringify(key)} is not tracked` };
     return filterProblem(model, target, root, value, path);
   }
+  const aggregated = table.relationships.find((candidate) => candidate.kind === 'array' && `${candidate.name}_aggregate` === key);
+  if (aggregated !== undefined) {
+    const target = model.tables.get(aggregated.target);
+    if (target === undefined) return { path, message: `table of relationship ${JSON.stringify(aggregated.name)} is not tracked` };
+    return aggregateProblem(model, target, root, value, path);
+  }
   return { path, message: `no such column or relationship exists: ${JSON.stringify(key)}` };
+}
+
+/** `<rel>_aggregate: {count: {arguments, distinct, filter, predicate}}` over the related `table`. */
+function aggregateProblem(model: SourceModel, table: TableModel, root: TableModel, value: unknown, path: string): PermissionProblem | null {
+  if (!isObject(value)) return { path, message: 'expected an object for an aggregate boolean expression' };
+  for (const [name, count] of Object.entries(value)) {
+    const at = `${path}.${name}`;
+    if (name !== 'count') return { path: at, message: `unknown aggregate ${JSON.stringify(name)}; only count is supported` };
+    if (!isObject(count) || !isObject(count.predicate)) return { path: at, message: 'count needs a predicate' };
+    const columns = count.arguments ?? [];
+    if (!Array.isArray(columns)) return { path: `${at}.arguments`, message: 'expected an array of columns' };
+    for (const [index, column] of columns.entries()) {
+      if (typeof column !== 'string' || !table.columnsByName.has(column)) return { path: `${at}.arguments[${index}]`, message: `no such column exists: ${JSON.stringify(column)}` };
+    }
+    if (count.distinct !== undefined && typeof count.distinct !== 'boolean') return { path: `${at}.distinct`, message: 'expected a boolean' };
+    const problem = (count.filter === undefined ? null : filterProblem(model, table, root, count.filter, `${at}.filter`)) ?? comparisonProblem(table, root, INT_TYPE, count.predicate, `${at}.predicate`);
+    if (problem !== null) return problem;
+  }
+  return null;
 }
 
 /** The operators applied to a column or a scalar computed field of type `type`. */

@@ -2,10 +2,11 @@ import { qualifiedTable, type ColumnModel, type RelationshipModel, type TableMod
 import type { TableAccess } from '../graphql/role-access.js';
 import { relationKey } from '../../../src/pg/catalog.js';
 import type { BoolExp } from '../../../src/metadata/types.js';
-import type { ColumnType } from '../graphql/column-types.js';
+import { INT_TYPE, type ColumnType } from '../graphql/column-types.js';
 import { tableAccessOf, type CompileContext } from './context.js';
 import { inputArgumentsOf, type ComputedFieldModel } from '../graphql/function-model.js';
 import { quoteIdent } from '../../../src/pg/quote.js';
+import { countExpression } from './aggregate.js';
 import { functionCall, rowArgument } from './function-call.js';
 import { permissionInput, type Input } from './input.js';
 import { operandParam, operatorNamed } from './operators.js';
@@ -80,6 +81,8 @@ function fieldCondition(context: CompileContext, scope: Scope, key: string, valu
   if (computed !== undefined) return computedFieldCondition(context, scope, computed, value);
   const relationship = relationshipNamed(scope, key);
   if (relationship !== undefined) return relationshipCondition(context, scope, relationship, value);
+  const aggregated = aggregatedRelationshipNamed(scope, key);
+  if (aggregated !== undefined) return aggregateCondition(context, scope, aggregated, value);
   throw new QueryError(`field ${JSON.stringify(key)} not found in type: ${JSON.stringify(`${scope.table.typeName}_bool_exp`)}`, value.path);
 }
 
@@ -137,19 +140,68 @@ function relationshipNamed(scope: Scope, name: string): RelationshipModel | unde
 function relationshipCondition(context: CompileContext, scope: Scope, relationship: RelationshipModel, value: Input): string {
   const alias = context.aliases.fresh();
   const conditions = [joinCondition(relationship, scope.alias, alias)];
-  let nested: Scope;
-  if (scope.mode === 'query') {
-    const access = tableAccessOf(context, relationship.target);
-    const filter = permissionFilter(context, access, alias);
-    if (filter !== null) conditions.push(filter);
-    nested = { mode: 'query', table: access.model, access, alias, rootAlias: alias };
-  } else {
-    const table = context.model.tables.get(relationship.target)!;
-    nested = { mode: 'permission', table, access: null, alias, rootAlias: scope.rootAlias };
-  }
+  const { scope: nested, filter } = relatedScope(context, scope, relationship, alias);
+  if (filter !== null) conditions.push(filter);
   const inner = boolExp(context, nested, value);
   if (inner !== 'true') conditions.push(inner);
   return `exists (select 1 from ${tableRef(nested.table.table, alias)} where ${and(conditions)})`;
+}
+
+/** `<rel>_aggregate`: in a query, an aggregate field the role may use; in a permission, any array relationship's. */
+function aggregatedRelationshipNamed(scope: Scope, name: string): RelationshipModel | undefined {
+  if (scope.mode === 'permission') return scope.table.relationships.find((relationship) => relationship.kind === 'array' && `${relationship.name}_aggregate` === name);
+  const target = scope.access!.fields.get(name);
+  return target?.kind === 'array-aggregate' ? target.relationship : undefined;
+}
+
+/**
+ * `<rel>_aggregate: {count: {arguments, distinct, filter, predicate}}`: the related rows
+ * (in a query, only those the role may read), narrowed by `filter` and counted, satisfy
+ * `predicate`.
+ */
+function aggregateCondition(context: CompileContext, scope: Scope, relationship: RelationshipModel, value: Input): string {
+  const { reader } = context;
+  const conditions: string[] = [];
+  for (const [name, input] of reader.fields(value)) {
+    if (reader.isNull(input)) continue;
+    if (name !== 'count') throw new QueryError(`field ${JSON.stringify(name)} not found in type: ${JSON.stringify(`${scope.table.typeName}_aggregate_bool_exp`)}`, input.path);
+    const alias = context.aliases.fresh();
+    const nested = relatedScope(context, scope, relationship, alias);
+    const rows = [joinCondition(relationship, scope.alias, alias)];
+    if (nested.filter !== null) rows.push(nested.filter);
+    const args = new Map(reader.fields(input));
+    const filterInput = args.get('filter');
+    if (filterInput !== undefined) {
+      const filter = boolExp(context, nested.scope, filterInput);
+      if (filter !== 'true') rows.push(filter);
+    }
+    const columnsInput = args.get('arguments');
+    const columns = columnsInput === undefined || reader.isNull(columnsInput) ? [] : reader.items(columnsInput).map((item) => columnNamed(nested.scope, reader.name(item), item));
+    const distinctInput = args.get('distinct');
+    const count = countExpression(alias, columns, distinctInput !== undefined && !reader.isNull(distinctInput) && reader.boolean(distinctInput));
+    const predicate = args.get('predicate');
+    if (predicate === undefined || reader.isNull(predicate)) throw new QueryError('missing required field "predicate"', input.path);
+    const subject = `(select ${count} from ${tableRef(nested.scope.table.table, alias)} where ${and(rows)})`;
+    conditions.push(comparison(context, scope, { subject, type: INT_TYPE }, predicate));
+  }
+  return and(conditions);
+}
+
+/** The scope of rows reached through a relationship, and in a query the role's filter on them. */
+function relatedScope(context: CompileContext, scope: Scope, relationship: RelationshipModel, alias: string): { scope: Scope; filter: string | null } {
+  if (scope.mode === 'query') {
+    const access = tableAccessOf(context, relationship.target);
+    return { scope: { mode: 'query', table: access.model, access, alias, rootAlias: alias }, filter: permissionFilter(context, access, alias) };
+  }
+  const table = context.model.tables.get(relationship.target)!;
+  return { scope: { mode: 'permission', table, access: null, alias, rootAlias: scope.rootAlias }, filter: null };
+}
+
+/** A column by its GraphQL name in a query (the role's columns), by its SQL name in a permission. */
+function columnNamed(scope: Scope, name: string, input: Input): string {
+  const column = scope.mode === 'query' ? scope.access!.columnsByField.get(name) : scope.table.columnsByName.get(name);
+  if (column === undefined) throw new QueryError(`unexpected value ${JSON.stringify(name)} for enum: ${JSON.stringify(`${scope.table.typeName}_select_column`)}`, input.path);
+  return column.name;
 }
 
 /** `_exists: {_table, _where}`: some row of any tracked table satisfies `_where` (permissions only). */

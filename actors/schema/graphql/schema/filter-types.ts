@@ -1,10 +1,11 @@
-import { GraphQLBoolean, GraphQLInputObjectType, GraphQLString, type GraphQLInputFieldConfigMap, type GraphQLInputType } from 'graphql';
-import type { ColumnType } from '../column-types.js';
+import { GraphQLBoolean, GraphQLInputObjectType, GraphQLNonNull, GraphQLString, type GraphQLInputFieldConfigMap, type GraphQLInputType } from 'graphql';
+import { INT_TYPE, type ColumnType } from '../column-types.js';
 import type { RoleAccess, TableAccess } from '../role-access.js';
 import { typeNames } from '../type-names.js';
 import { operatorsFor, type OperandKind } from '../../sql/operators.js';
 import { inputArgumentsOf } from '../function-model.js';
 import { plainScalarType } from './function-types.js';
+import { selectColumnEnum } from './table-types.js';
 import { nonNullList, scalarType, type TypeRegistry } from './type-registry.js';
 
 /** `<t>_bool_exp` and the `<type>_comparison_exp` types of its columns (the `where` argument). */
@@ -31,10 +32,36 @@ export function boolExpType(registry: TypeRegistry, role: RoleAccess, access: Ta
         }
         else if (target.kind === 'object-relationship' || target.kind === 'array-relationship') {
           fields[fieldName] = { type: boolExpType(registry, role, role.tables.get(target.relationship.target)!) };
+        } else if (target.kind === 'array-aggregate') {
+          fields[fieldName] = { type: aggregateBoolExpType(registry, role, role.tables.get(target.relationship.target)!) };
         }
       }
       return fields;
     },
+  }));
+}
+
+/**
+ * `<t>_aggregate_bool_exp { count: {arguments, distinct, filter, predicate} }`: rows whose
+ * related rows, counted, satisfy the predicate (Hasura's aggregation predicates).
+ */
+function aggregateBoolExpType(registry: TypeRegistry, role: RoleAccess, access: TableAccess): GraphQLInputObjectType {
+  const name = typeNames.aggregateBoolExp(access.model.typeName);
+  return registry.get(name, () => new GraphQLInputObjectType({
+    name,
+    fields: () => ({
+      count: {
+        type: registry.get(typeNames.aggregateBoolExpCount(access.model.typeName), () => new GraphQLInputObjectType({
+          name: typeNames.aggregateBoolExpCount(access.model.typeName),
+          fields: () => ({
+            arguments: { type: nonNullList(selectColumnEnum(registry, access)) },
+            distinct: { type: GraphQLBoolean },
+            filter: { type: boolExpType(registry, role, access) },
+            predicate: { type: new GraphQLNonNull(comparisonType(registry, INT_TYPE)) },
+          }),
+        })),
+      },
+    }),
   }));
 }
 

@@ -66,7 +66,7 @@ export function selectArguments(registry: TypeRegistry, role: RoleAccess, access
   };
 }
 
-function selectColumnEnum(registry: TypeRegistry, access: TableAccess): GraphQLEnumType {
+export function selectColumnEnum(registry: TypeRegistry, access: TableAccess): GraphQLEnumType {
   const name = typeNames.selectColumn(access.model.typeName);
   return registry.get(name, () => new GraphQLEnumType({
     name,
