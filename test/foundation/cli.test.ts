@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { OPTIONS } from '../../src/config/options.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
+import { freePort } from '../harness/free-port.js';
 import { engineEnv, http, spawnEngineProcess, startTestEngine, testPrefix, type TestEngine } from '../harness/engine.js';
 
 interface Exit {
@@ -24,10 +25,6 @@ function runCli(args: string[], env: Record<string, string>, timeoutMs = 30_000)
       resolve({ code, output });
     });
   });
-}
-
-function freePort(): number {
-  return 30000 + Math.floor(Math.random() * 20000);
 }
 
 describe('command line and start-up', () => {
@@ -69,7 +66,7 @@ describe('command line and start-up', () => {
   });
 
   it('stops with exit 1 naming both fixes when no local NATS answers and nats-server is not on PATH', async () => {
-    const { code, output } = await runCli(['serve'], { SERVICE_GRAPHQL_NATS_URL: `nats://127.0.0.1:${freePort()}`, PATH: '/nonexistent' });
+    const { code, output } = await runCli(['serve'], { SERVICE_GRAPHQL_NATS_URL: `nats://127.0.0.1:${await freePort()}`, PATH: '/nonexistent' });
     expect(code).toBe(1);
     expect(output).toContain('SERVICE_GRAPHQL_NATS_URL');
     expect(output).toContain('nats-server on PATH');
@@ -79,7 +76,7 @@ describe('command line and start-up', () => {
 describe('a failed start-up', () => {
   it('stops the NATS server it started itself before exiting', async () => {
     const { listening } = await import('../../src/bus/local-nats.js');
-    const natsPort = freePort();
+    const natsPort = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'engine-failed-'));
     const { code, output } = await runCli(['serve'], {
       SERVICE_GRAPHQL_NATS_URL: `nats://127.0.0.1:${natsPort}`,
@@ -102,8 +99,8 @@ describe('a fresh start on the embedded defaults', () => {
     chmodSync(dataDir, 0o755);
     const engine = await spawnEngineProcess({
       SERVICE_GRAPHQL_DATA_DIR: dataDir,
-      SERVICE_GRAPHQL_EMBEDDED_PG_PORT: String(freePort()),
-      SERVICE_GRAPHQL_NATS_URL: `nats://127.0.0.1:${freePort()}`,
+      SERVICE_GRAPHQL_EMBEDDED_PG_PORT: String(await freePort()),
+      SERVICE_GRAPHQL_NATS_URL: `nats://127.0.0.1:${await freePort()}`,
       SERVICE_GRAPHQL_SERVER_HOST: '127.0.0.1',
       SERVICE_GRAPHQL_SERVER_PORT: '0',
       SERVICE_GRAPHQL_ADMIN_SECRET: 'fresh-secret',

@@ -2,8 +2,8 @@ import type { TestProject } from 'vitest/node';
 import { listening, findOnPath } from '../../src/bus/local-nats.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/pg/embedded.js';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { freePort } from './free-port.js';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -45,17 +45,6 @@ export async function teardown(): Promise<void> {
   await database?.stop();
   if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
   nats?.kill('SIGTERM');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function natsForTests(): Promise<string> {

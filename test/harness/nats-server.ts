@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findOnPath, listening } from '../../src/bus/local-nats.js';
+import { freePort } from './free-port.js';
 
 export interface PrivateNats {
   url: string;
@@ -15,7 +16,7 @@ export interface PrivateNats {
 export async function startPrivateNats(): Promise<PrivateNats> {
   const binary = findOnPath('nats-server');
   if (binary === null) throw new Error('this test needs nats-server on PATH');
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   const storeDir = mkdtempSync(join(tmpdir(), 'nats-private-'));
   let child: ChildProcess | undefined;
   const start = async () => {
