@@ -108,30 +108,59 @@ export class Responder {
 
 /** A value handed over in-process, its bytes made only if somebody asks for them. */
 function localValueReply(value: unknown): Reply {
-  let body: Uint8Array | undefined;
-  return {
-    value,
-    get body() {
-      return (body ??= encodeJson(value));
-    },
-    meta: {},
-  };
+  return new LocalValueReply(value);
+}
+
+// Classes rather than object literals with getters and arrow functions: these are made for
+// every request, and a literal's accessors and closures are allocated anew each time.
+class LocalValueReply implements Reply {
+  readonly meta: Record<string, string> = {};
+  #body: Uint8Array | undefined;
+
+  constructor(readonly value: unknown) {}
+
+  get body(): Uint8Array {
+    return (this.#body ??= encodeJson(this.value));
+  }
+}
+
+class NatsRequest implements IncomingRequest {
+  constructor(
+    readonly subject: string,
+    readonly requestId: string,
+    readonly data: Uint8Array,
+  ) {}
+
+  json<T>(): T {
+    return decodeJson<T>(this.data);
+  }
+}
+
+/** A local request: the message is a value, encoded only if the handler asks for bytes. */
+class LocalRequest implements IncomingRequest {
+  #data: Uint8Array | undefined;
+
+  constructor(
+    readonly subject: string,
+    readonly requestId: string,
+    readonly message: unknown,
+  ) {}
+
+  get data(): Uint8Array {
+    return (this.#data ??= encodeJson(this.message));
+  }
+
+  json<T>(): T {
+    return this.message as T;
+  }
 }
 
 function incoming(subject: string, requestId: string, data: Uint8Array): IncomingRequest {
-  return { subject, requestId, data, json: <T>() => decodeJson<T>(data) };
+  return new NatsRequest(subject, requestId, data);
 }
 
 /** A local request: the message is a value (or already bytes, for byte requests). */
 function localIncoming(subject: string, requestId: string, message: unknown): IncomingRequest {
   if (message instanceof Uint8Array) return incoming(subject, requestId, message);
-  let data: Uint8Array | undefined;
-  return {
-    subject,
-    requestId,
-    get data() {
-      return (data ??= encodeJson(message));
-    },
-    json: <T>() => message as T,
-  };
+  return new LocalRequest(subject, requestId, message);
 }

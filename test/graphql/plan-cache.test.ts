@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LruCache } from '../../actors/schema/graphql/plan-cache.js';
 import { setupGraphqlFixture, type GraphqlFixture } from './fixture.js';
 
 /**
@@ -65,5 +66,22 @@ describe('response bytes', () => {
   it('carry Postgres JSON unparsed: a bigint beyond 2^53 keeps every digit', async () => {
     const run = await fixture.run('{ article_by_pk(id: 1) { views } }');
     expect(run.text).toBe('{"data":{"article_by_pk" : {"views" : 9007199254740993}}}');
+  });
+});
+
+describe('the document cache', () => {
+  it('evicts the entry used longest ago once full', () => {
+    const cache = new LruCache<number>(2);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    expect(cache.get('a')).toBe(1);
+    cache.set('c', 3);
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBe(1);
+    expect(cache.get('c')).toBe(3);
+    cache.set('c', 4);
+    cache.set('d', 5);
+    expect(cache.get('a')).toBeUndefined();
+    expect([cache.get('c'), cache.get('d')]).toEqual([4, 5]);
   });
 });
