@@ -27,19 +27,20 @@ function parseBody(body: string): GraphqlRequest | GraphqlRequest[] {
   } catch (error) {
     throw requestError(`Error in $: ${(error as Error).message}`, '$', 'invalid-json');
   }
-  const check = (item: unknown, path: string): GraphqlRequest => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw requestError('expected a GraphQL request object', path, 'parse-failed');
-    const request = item as Record<string, unknown>;
-    if (typeof request.query !== 'string') throw requestError('key "query" not found', path, 'parse-failed');
-    if (request.variables != null && (typeof request.variables !== 'object' || Array.isArray(request.variables))) {
-      throw requestError('expected Object for "variables"', `${path}.variables`, 'parse-failed');
-    }
-    if (request.operationName != null && typeof request.operationName !== 'string') {
-      throw requestError('expected String for "operationName"', `${path}.operationName`, 'parse-failed');
-    }
-    return request as unknown as GraphqlRequest;
-  };
-  return Array.isArray(parsed) ? parsed.map((item, index) => check(item, `$[${index}]`)) : check(parsed, '$');
+  return Array.isArray(parsed) ? parsed.map((item, index) => checkRequest(item, `$[${index}]`)) : checkRequest(parsed, '$');
+}
+
+function checkRequest(item: unknown, path: string): GraphqlRequest {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) throw requestError('expected a GraphQL request object', path, 'parse-failed');
+  const request = item as Record<string, unknown>;
+  if (typeof request.query !== 'string') throw requestError('key "query" not found', path, 'parse-failed');
+  if (request.variables != null && (typeof request.variables !== 'object' || Array.isArray(request.variables))) {
+    throw requestError('expected Object for "variables"', `${path}.variables`, 'parse-failed');
+  }
+  if (request.operationName != null && typeof request.operationName !== 'string') {
+    throw requestError('expected String for "operationName"', `${path}.operationName`, 'parse-failed');
+  }
+  return request as unknown as GraphqlRequest;
 }
 
 /**

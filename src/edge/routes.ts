@@ -128,7 +128,7 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
   const logRequests = deps.log.isLevelEnabled('info');
   return async (request, response) => {
     const facts: RequestFacts = { requestId: headerValue(request, 'x-request-id') ?? Bus.newRequestId() };
-    const started = performance.now();
+    const started = logRequests ? performance.now() : 0;
     const url = request.url ?? '/';
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);

@@ -122,9 +122,13 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
       const prepared = preparedFor(runtime, request);
       if (prepared.kind === 'refused') return prepared.body;
 
-      const coerced = getVariableValues(runtime.schema, prepared.operation.variableDefinitions ?? [], request.variables ?? {});
-      if (coerced.errors !== undefined) return validationError(variableMessage(coerced.errors[0]!.message));
-      const variables = coerced.coerced;
+      const definitions = prepared.operation.variableDefinitions ?? [];
+      let variables: Record<string, unknown> = {};
+      if (definitions.length > 0) {
+        const coerced = getVariableValues(runtime.schema, definitions, request.variables ?? {});
+        if (coerced.errors !== undefined) return validationError(variableMessage(coerced.errors[0]!.message));
+        variables = coerced.coerced;
+      }
       if (runtime.remote !== null) {
         const remote = await executeIfRemote(runtime.remote, runtime.schema, prepared, variables, session, context);
         if (remote !== undefined) return remote;
