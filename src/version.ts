@@ -12,3 +12,6 @@ export const ENGINE_VERSION: string = (() => {
   }
   return 'v0.0.0-unknown';
 })();
+
+/** `service-graphql-engine/<version>`: Hasura's User-Agent in our vocabulary (compat-facts 0), on every outgoing request. */
+export const USER_AGENT = `service-graphql-engine/${ENGINE_VERSION}`;

@@ -1,6 +1,7 @@
-import { HttpClient, USER_AGENT } from '../../src/http/client.js';
+import got from 'got';
 import { errors } from '../../src/errors/errors.js';
 import { makeSession, ROLE_VARIABLE, SESSION_VARIABLE_PREFIX, type Session } from '../../src/session/session.js';
+import { USER_AGENT } from '../../src/version.js';
 
 export type AuthHookMode = 'GET' | 'POST';
 
@@ -19,9 +20,6 @@ export type AuthWebhook = (headers: Record<string, string>, request?: HookReques
  * Client headers a GET-mode webhook does not receive: Hasura's `commonClientHeadersIgnored`
  * plus the hop-by-hop headers of RFC 9110 7.6.1, which belong to the client's connection.
  */
-/** Keep-alive sockets to the hook, per engine instance. */
-const WEBHOOK_SOCKETS = 64;
-
 const NOT_FORWARDED = new Set([
   'content-length', 'content-md5', 'user-agent', 'host', 'origin', 'referer', 'accept', 'accept-encoding',
   'accept-language', 'accept-datetime', 'cache-control', 'connection', 'dnt', 'content-type',
@@ -69,21 +67,23 @@ export function sessionFromHookBody(text: string): Session {
  */
 export function createAuthWebhook(options: AuthWebhookOptions): AuthWebhook {
   const { url, mode, timeoutMs = 10_000 } = options;
-  const http = new HttpClient({ maxSockets: WEBHOOK_SOCKETS });
   return async (headers, request = null) => {
     let response;
     try {
-      response = await http.send(
-        url,
-        mode === 'GET'
-          ? { method: 'GET', timeoutMs, headers: { ...forwardedHeaders(headers), 'user-agent': USER_AGENT } }
-          : { method: 'POST', timeoutMs, headers: { 'user-agent': USER_AGENT, 'content-type': 'application/json' }, body: JSON.stringify({ headers, request }) },
-      );
+      response = await got(url, {
+        method: mode,
+        timeout: { request: timeoutMs },
+        retry: { limit: 0 },
+        throwHttpErrors: false,
+        ...(mode === 'GET'
+          ? { headers: { ...forwardedHeaders(headers), 'user-agent': USER_AGENT } }
+          : { headers: { 'user-agent': USER_AGENT, 'content-type': 'application/json' }, body: JSON.stringify({ headers, request }) }),
+      });
     } catch (error) {
       throw errors.authHookFailed('$').withInternal({ error: (error as Error).message });
     }
-    if (response.status === 200) return sessionFromHookBody(response.body.toString('utf8'));
-    if (response.status === 401) throw errors.authHookUnauthorized('$');
-    throw errors.authHookInvalidResponse('$', '').withInternal({ status: response.status });
+    if (response.statusCode === 200) return sessionFromHookBody(response.body);
+    if (response.statusCode === 401) throw errors.authHookUnauthorized('$');
+    throw errors.authHookInvalidResponse('$', '').withInternal({ status: response.statusCode });
   };
 }

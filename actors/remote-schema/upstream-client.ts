@@ -1,5 +1,6 @@
-import { HttpClient, HttpTimeoutError, USER_AGENT } from '../../src/http/client.js';
 import { ServiceError } from '../../src/errors/service-error.js';
+import { USER_AGENT } from '../../src/version.js';
+import { HttpClient, HttpTimeoutError } from './http-client.js';
 
 /** Sockets kept per remote host. */
 const MAX_SOCKETS = 256;

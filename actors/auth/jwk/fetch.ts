@@ -1,4 +1,5 @@
-import { HttpClient, USER_AGENT } from '../../../src/http/client.js';
+import got from 'got';
+import { USER_AGENT } from '../../../src/version.js';
 
 export interface JwkResponse {
   body: unknown;
@@ -9,19 +10,23 @@ export interface JwkResponse {
 export type JwkFetcher = (url: string) => Promise<JwkResponse>;
 
 export function httpJwkFetcher(timeoutMs = 10_000): JwkFetcher {
-  const http = new HttpClient({ maxSockets: 4 });
   return async (url) => {
     let response;
     try {
-      response = await http.send(url, { method: 'GET', timeoutMs, headers: { 'user-agent': USER_AGENT, accept: 'application/json' } });
+      response = await got(url, {
+        timeout: { request: timeoutMs },
+        retry: { limit: 0 },
+        throwHttpErrors: false,
+        headers: { 'user-agent': USER_AGENT, accept: 'application/json' },
+      });
     } catch (error) {
       throw new Error(`Error fetching JWK: ${(error as Error).message}`, { cause: error });
     }
-    if (response.status < 200 || response.status >= 300) {
-      throw new Error(`Non-2xx response on fetching JWK from: ${url} (status ${response.status})`);
+    if (response.statusCode < 200 || response.statusCode >= 300) {
+      throw new Error(`Non-2xx response on fetching JWK from: ${url} (status ${response.statusCode})`);
     }
     try {
-      return { body: JSON.parse(response.body.toString('utf8')) as unknown, headers: response.headers };
+      return { body: JSON.parse(response.body) as unknown, headers: response.headers };
     } catch (error) {
       throw new Error(`Error parsing JWK from url: ${url}: ${(error as Error).message}`, { cause: error });
     }

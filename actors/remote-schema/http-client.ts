@@ -2,10 +2,6 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, t
 import { urlToHttpOptions } from 'node:url';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
-import { ENGINE_VERSION } from '../version.js';
-
-/** `service-graphql-engine/<version>`: Hasura's User-Agent in our vocabulary (compat-facts 0). */
-export const USER_AGENT = `service-graphql-engine/${ENGINE_VERSION}`;
 
 /** A complete answer of an HTTP server: whatever its status, the body decompressed. */
 export interface HttpResponse {
@@ -59,11 +55,16 @@ const TARGETS_KEPT = 1000;
 type Target = RequestOptions & { protocol: string };
 
 /**
- * The engine's outgoing HTTP: webhooks, remote schemas, auth hooks, JWK sets. Requests go
- * over keep-alive sockets, at most `maxSockets` per host; no redirects are followed and
- * nothing is retried but the transport hiccup `retryOnReset` names (retrying is the
- * caller's policy). Plain node:http: a general-purpose client's option merging and hooks
- * cost more CPU per call than the call itself on a fast upstream.
+ * The remote-schema actor's HTTP client: keep-alive sockets, at most `maxSockets` per host,
+ * no redirects followed and nothing retried but the transport hiccup `retryOnReset` names.
+ *
+ * The one place the engine does not use `got` (ARCHITECTURE, chosen libraries): a remote
+ * query is forwarded on every request, and got's option merging, hooks and stream wrapping
+ * cost ~110-150 µs of CPU per call on the benchmark machine (got's stream interface took
+ * 151-196 µs per call against 41-52 µs for this client, a trivial local server included),
+ * more than the rest of forwarding together and more than issue 7's throughput target
+ * leaves. Webhooks, the auth hook and JWK sets, where a call's cost does not decide
+ * the engine's capacity, keep got.
  */
 export class HttpClient {
   readonly #http: HttpAgent;

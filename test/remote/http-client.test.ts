@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { brotliCompressSync, deflateRawSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient, HttpRequestError, HttpTimeoutError } from '../../src/http/client.js';
+import { HttpClient, HttpRequestError, HttpTimeoutError } from '../../actors/remote-schema/http-client.js';
 
 /** A server whose behaviour each test picks by path. */
 let server: Server;
