@@ -18,8 +18,6 @@ import { TriggerSet } from './trigger-set.js';
 
 /** How often the metadata is re-read in case a `metadata.changed` broadcast was missed. */
 const STALENESS_CHECK_MS = 10_000;
-/** An event for a trigger this instance does not know makes it re-read the store, at most this often. */
-const UNKNOWN_TRIGGER_REFRESH_MS = 1_000;
 const GAUGE_REFRESH_MS = 2_000;
 
 /**
@@ -38,15 +36,28 @@ export const triggersActor: Actor = {
 
     let current = await store.read();
     let triggers = new TriggerSet(current.metadata);
-    let lastRefresh = Date.now();
     const refresh = async () => {
       const stored = await store.read();
-      lastRefresh = Date.now();
       if (stored.resourceVersion < current.resourceVersion) return;
       current = stored;
       triggers = new TriggerSet(stored.metadata);
       if (triggers.size > 0) delivery.start();
     };
+
+    /**
+     * Brings `triggers` up to the stored metadata, by a check that starts after every
+     * caller already held its event: the version alone when nothing changed, the whole
+     * metadata when it did. Delivery can pull the first events of a trigger created a
+     * moment ago before this instance heard `metadata.changed` (capture follows the
+     * metadata in the WAL, ahead of the broadcast); taking the name for a deleted trigger
+     * then would archive those events for good. Callers of one event-loop turn share a check.
+     */
+    let storeCheck: Promise<void> | null = null;
+    const checkStore = (): Promise<void> =>
+      (storeCheck ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+        storeCheck = null;
+        if ((await store.currentVersion()) > current.resourceVersion) await refresh();
+      }));
 
     const eventLog = new EventLog(bus, config.eventsStreamReplicas, log);
     let kv: Promise<KV> | null = null;
@@ -83,7 +94,7 @@ export const triggersActor: Actor = {
       poolSize: config.eventsHttpPoolSize,
       clusterMaxInFlight: config.eventsClusterMaxInFlight,
       findTrigger: async (name) => {
-        if (triggers.byName(name) === undefined && Date.now() - lastRefresh > UNKNOWN_TRIGGER_REFRESH_MS) await refresh();
+        if (triggers.byName(name) === undefined) await checkStore();
         return triggers.byName(name);
       },
       announce: (kind, detail) => context.announce(kind, detail),

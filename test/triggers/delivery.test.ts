@@ -5,7 +5,7 @@ import type { Heartbeat, MonitorEvent } from '../../src/monitor/messages.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { startTestEngine, type TestEngine } from '../harness/engine.js';
 import { inject } from 'vitest';
-import { dropCaptureSlot, eventually, sleep, startWebhook, trackTables, type Webhook } from './fixtures.js';
+import { eventually, sleep, startWebhook, stopAll, trackTables, type Webhook } from './fixtures.js';
 
 let db: TestDatabase;
 let engine: TestEngine;
@@ -40,12 +40,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await monitor?.close();
-  await engine?.stop();
-  await hook?.close();
-  if (db !== undefined) {
-    await dropCaptureSlot(db);
-    await db.drop();
-  }
+  await stopAll({ engine, hook, db });
 });
 
 const attemptsOf = (name: string) => hook.received.filter((r) => r.body?.event?.data?.new?.name === name);
@@ -101,6 +96,27 @@ describe('webhook delivery, retries and timeouts (compat-facts 4.2)', () => {
     expect((await engine.query({ type: 'redeliver_event', args: { event_id: first } })).json).toEqual({ message: 'success' });
     const again = await eventually(() => hook.received.slice(before).find((r) => r.body.id === first), 20_000, 'the redelivery');
     expect(again.body.delivery_info.current_retry).toBe(0);
+  });
+
+  it('logs every attempt of a burst, the records of attempts that end together stored together', async () => {
+    await db.sql('create table burst (id int primary key)');
+    await trackTables(engine, ['burst']);
+    const created = await engine.query({ type: 'create_event_trigger', args: { name: 'burst_created', table: 'burst', webhook: hook.url, insert: { columns: '*' } } });
+    expect(created.json).toEqual({ message: 'success' });
+    await db.sql('insert into burst select generate_series(1, 200)');
+    const burst = (r: { body: any }) => r.body?.trigger?.name === 'burst_created';
+    await eventually(() => new Set(hook.received.filter(burst).map((r) => r.body.id)).size === 200, 20_000, '200 deliveries');
+    const ids = new Set(hook.received.filter(burst).map((r) => r.body.id as string));
+    const invocations = await eventually(async () => {
+      const logs = (await engine.query({ type: 'get_event_invocation_logs', args: { trigger_name: 'burst_created', limit: 1000 } })).json;
+      return new Set(logs.map((log: any) => log.event_id)).size === 200 ? logs : undefined;
+    }, 10_000, 'every invocation record');
+    expect(new Set(invocations.map((log: any) => log.event_id))).toEqual(ids);
+    expect(invocations.every((log: any) => log.status === 200 && log.request.payload.id === log.event_id)).toBe(true);
+    expect(new Set(invocations.map((log: any) => log.id)).size).toBe(invocations.length);
+    const events = (await engine.query({ type: 'get_event_logs', args: { trigger_name: 'burst_created', limit: 1000 } })).json;
+    expect(events).toHaveLength(200);
+    expect(events.every((event: any) => event.delivered === true && event.error === false && event.tries >= 1)).toBe(true);
   });
 
   it('announces outcomes on <p>.monitor.events.triggers.* and reports lag and pending in heartbeats', async () => {

@@ -113,3 +113,16 @@ export async function trackTables(engine: { query(body: unknown): Promise<{ stat
     if (result.status !== 200) throw new Error(`track_table ${name}: ${JSON.stringify(result.json)}`);
   }
 }
+
+/**
+ * Stops what a triggers test started, in the order that lets the database go: the engine
+ * (it holds the slot), the webhook, then the capture slot and the database.
+ */
+export async function stopAll(parts: { engine?: { stop(): Promise<void> }; hook?: Webhook; db?: TestDatabase }): Promise<void> {
+  await parts.engine?.stop();
+  await parts.hook?.close();
+  if (parts.db !== undefined) {
+    await dropCaptureSlot(parts.db);
+    await parts.db.drop();
+  }
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { startTestEngine, type TestEngine } from '../harness/engine.js';
-import { dropCaptureSlot, trackTables } from './fixtures.js';
+import { stopAll, trackTables } from './fixtures.js';
 
 let db: TestDatabase;
 let engine: TestEngine;
@@ -14,11 +14,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await engine?.stop();
-  if (db !== undefined) {
-    await dropCaptureSlot(db);
-    await db.drop();
-  }
+  await stopAll({ engine, db });
 });
 
 const create = (args: Record<string, unknown>) =>

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/pg/embedded.js';
 import { startTestEngine, type TestEngine } from '../harness/engine.js';
 import { startPrivateNats, type PrivateNats } from '../harness/nats-server.js';
+import { freePort } from '../harness/free-port.js';
 import { eventually, sleep, startWebhook, type Webhook } from './fixtures.js';
 
 /**
@@ -16,10 +17,11 @@ let engine: TestEngine;
 let hook: Webhook;
 let client: pg.Pool;
 const PG_DIR = '.data/test-pg-triggers';
-const pgPort = 26000 + Math.floor(Math.random() * 10000);
+let pgPort: number;
 let databaseUrl: string;
 
 beforeAll(async () => {
+  pgPort = await freePort();
   [nats, postgres] = await Promise.all([startPrivateNats(), startEmbeddedPostgres({ dataDir: PG_DIR, port: pgPort })]);
   const admin = new pg.Client({ connectionString: postgres.url });
   await admin.connect();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionMessageSql } from '../../actors/triggers/session-message.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { startTestEngine, type TestEngine } from '../harness/engine.js';
-import { dropCaptureSlot, startWebhook, trackTables, type Received, type Webhook } from './fixtures.js';
+import { type Received, startWebhook, stopAll, trackTables, type Webhook } from './fixtures.js';
 
 let db: TestDatabase;
 let engine: TestEngine;
@@ -42,12 +42,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await engine?.stop();
-  await hook?.close();
-  if (db !== undefined) {
-    await dropCaptureSlot(db);
-    await db.drop();
-  }
+  await stopAll({ engine, hook, db });
 });
 
 describe('event payloads (compat-facts 4.1)', () => {
@@ -65,6 +60,8 @@ describe('event payloads (compat-facts 4.1)', () => {
     expect(request!.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/);
     expect(request!.headers['content-type']).toBe('application/json');
     expect(request!.headers['user-agent']).toMatch(/^service-graphql-engine\/v/);
+    expect(request!.headers['accept-encoding']).toBe('gzip, deflate, br');
+    expect(request!.headers['content-length']).toBe(String(Buffer.byteLength(request!.raw)));
     expect(request!.headers['x-static']).toBe('v');
     expect(request!.headers['x-secret']).toBe('s3cret');
   });

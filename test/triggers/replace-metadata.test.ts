@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { startTestEngine, type TestEngine } from '../harness/engine.js';
-import { dropCaptureSlot, startWebhook, trackTables, type Webhook } from './fixtures.js';
+import { startWebhook, stopAll, trackTables, type Webhook } from './fixtures.js';
 
 /**
  * Every path that adds a trigger puts its table in the publication, with REPLICA IDENTITY
@@ -21,12 +21,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await engine?.stop();
-  await hook?.close();
-  if (db !== undefined) {
-    await dropCaptureSlot(db);
-    await db.drop();
-  }
+  await stopAll({ engine, hook, db });
 });
 
 // Retries let a delivery that fails on a busy machine (a keep-alive socket closing under
@@ -64,8 +59,8 @@ async function waitForIds(triggerName: string, ids: number[], timeoutMs = 60_000
     if (ids.every((id) => delivered.has(id))) return;
     if (Date.now() > deadline) {
       const missing = ids.filter((id) => !delivered.has(id));
-      const events = (await engine.query({ type: 'get_event_logs', args: { name: triggerName, limit: 1000 } })).json;
-      const invocations = (await engine.query({ type: 'get_event_invocation_logs', args: { name: triggerName, limit: 1000 } })).json;
+      const events = (await engine.query({ type: 'get_event_logs', args: { trigger_name: triggerName, limit: 1000 } })).json;
+      const invocations = (await engine.query({ type: 'get_event_invocation_logs', args: { trigger_name: triggerName, limit: 1000 } })).json;
       throw new Error(`${triggerName}: ids ${missing.join(',')} not delivered within ${timeoutMs} ms; events ${JSON.stringify(events).slice(0, 3000)}; invocations ${JSON.stringify(invocations).slice(0, 3000)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 25));

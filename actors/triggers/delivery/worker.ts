@@ -5,7 +5,7 @@ import type { EventLog } from '../log/event-log.js';
 import { EVENT_HEADER, webhookBody } from '../log/event-message.js';
 import { sendSoon } from '../send-soon.js';
 import type { Trigger } from '../trigger-set.js';
-import { recordInvocation, type Outcome } from './invocation.js';
+import { InvocationLog, type Outcome } from './invocation.js';
 import type { WebhookClient } from './webhook.js';
 
 /** A delivery not acknowledged within this long is handed to another worker (its worker died). */
@@ -13,6 +13,8 @@ const ACK_WAIT_MS = 10_000;
 /** While a webhook call runs, the message's ack timer is reset this often. */
 const WORKING_EVERY_MS = 3_000;
 const FETCH_EXPIRES_MS = 2_000;
+/** An event whose trigger could not be looked up (the metadata store unreachable) comes back after this long. */
+const UNKNOWN_TRIGGER_RETRY_MS = 1_000;
 
 export interface DeliveryCounters {
   delivered: number;
@@ -38,6 +40,7 @@ export class DeliveryWorker {
   /** Messages whose webhook call is under way: one timer keeps all their ack timers reset (a timer per call cost ~2% CPU). */
   readonly #calling = new Set<JsMsg>();
   #working: NodeJS.Timeout | null = null;
+  readonly #invocations: InvocationLog;
 
   constructor(
     private readonly deps: {
@@ -51,7 +54,9 @@ export class DeliveryWorker {
       announce: (kind: string, detail: Record<string, unknown>) => void;
       log: Logger;
     },
-  ) {}
+  ) {
+    this.#invocations = new InvocationLog(deps.eventLog);
+  }
 
   start(): void {
     if (this.#loop !== null) return;
@@ -140,7 +145,15 @@ export class DeliveryWorker {
   async #deliver(message: JsMsg): Promise<void> {
     const triggerName = message.subject.slice(this.deps.bus.subjects.eventsOf('').length);
     const eventId = message.headers?.get(EVENT_HEADER.id) ?? '';
-    const trigger = await this.deps.findTrigger(triggerName);
+    let trigger: Trigger | undefined;
+    try {
+      trigger = await this.deps.findTrigger(triggerName);
+    } catch (error) {
+      // Not knowing whether the trigger still exists, neither deliver nor archive: try again soon.
+      this.deps.log.warn({ err: error, trigger: triggerName, event_id: eventId }, 'cannot read the metadata for an event; retried later');
+      message.nak(UNKNOWN_TRIGGER_RETRY_MS);
+      return;
+    }
     if (trigger === undefined) {
       // Deleted trigger: its events stay in the log, archived, and are never delivered.
       message.term();
@@ -182,7 +195,7 @@ export class DeliveryWorker {
     // The record is stored meanwhile; the slot stays taken until it is (backpressure when
     // JetStream is slow), and the monitor hears of the outcome once the log shows it.
     try {
-      await recordInvocation(this.deps.eventLog, this.deps.bus.subjects.invocationsOf(trigger.name), { trigger, eventId, body, result, outcome, retryInMs });
+      await this.#invocations.record(this.deps.bus.subjects.invocationsOf(trigger.name), { trigger, eventId, body, result, outcome, retryInMs });
     } catch (error) {
       this.deps.log.warn({ err: error, ...detail }, 'invocation log record not stored');
     }

@@ -1,5 +1,5 @@
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
-import type { MsgHdrs } from '@nats-io/transport-node';
+import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node';
 import type { Bus } from '../../../src/bus/bus.js';
 import { ensureStream } from '../../../src/bus/jetstream.js';
 import { HEADER_ROOM_BYTES } from '../../../src/bus/wire.js';
@@ -67,13 +67,13 @@ export class EventLog {
    * Failures are retried with the same message id until `stop()`. Without an id (invocation
    * records, which carry their own) a retry after a lost acknowledgement may store a copy.
    */
-  async append(subject: string, body: Uint8Array, msgId: string | null, headers: MsgHdrs): Promise<void> {
+  async append(subject: string, body: Uint8Array, msgId: string | null, headers?: MsgHdrs): Promise<void> {
     if (body.length > this.maxBody) throw new EventTooLargeError(`${body.length} bytes is more than the ${this.maxBody} bytes NATS accepts`);
     for (let attempt = 0; ; attempt++) {
       if (this.#stopped) throw new StoppedError('event log stopped');
       try {
         await this.ready();
-        if (msgId !== null) headers.set(MSG_ID_HEADER, msgId);
+        if (msgId !== null) (headers ??= natsHeaders()).set(MSG_ID_HEADER, msgId);
         await this.#publisher.publish(subject, body, headers, PUBLISH_TIMEOUT_MS);
         return;
       } catch (error) {

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { hash as oneShotHash, randomUUID } from 'node:crypto';
 import type { MsgHdrs } from '@nats-io/transport-node';
 import { headersWith } from '../../../src/bus/wire.js';
 import type { QualifiedName } from '../../../src/metadata/types.js';
@@ -36,19 +36,14 @@ export interface StoredEvent {
   split: number;
 }
 
-const encoder = new TextEncoder();
-
+// Buffer.from and Buffer.allocUnsafe take small buffers from Node's pool; a TextEncoder or a
+// new Uint8Array allocates an ArrayBuffer each, and several per event kept the GC busy.
 export function encodeEvent(parts: EventParts): StoredEvent {
   const head =
     `{"event":{"session_variables":${parts.sessionJson},"op":"${parts.op}","data":{"old":${parts.oldJson},"new":${parts.newJson}},"trace_context":null},` +
     `"created_at":${JSON.stringify(parts.createdAt)},"id":"${parts.id}"`;
   const tail = `,"trigger":{"name":${JSON.stringify(parts.trigger)}},"table":{"schema":${JSON.stringify(parts.table.schema)},"name":${JSON.stringify(parts.table.name)}}}`;
-  const headBytes = encoder.encode(head);
-  const tailBytes = encoder.encode(tail);
-  const body = new Uint8Array(headBytes.length + tailBytes.length);
-  body.set(headBytes, 0);
-  body.set(tailBytes, headBytes.length);
-  return { body, split: headBytes.length };
+  return { body: Buffer.from(head + tail), split: Buffer.byteLength(head) };
 }
 
 export function eventHeaders(id: string, split: number, extra: Record<string, string> = {}): MsgHdrs {
@@ -57,10 +52,10 @@ export function eventHeaders(id: string, split: number, extra: Record<string, st
 
 /** The webhook body of one attempt: the stored event with `delivery_info` put back in its place. */
 export function webhookBody(stored: Uint8Array, split: number, maxRetries: number, currentRetry: number): Uint8Array {
-  const info = encoder.encode(`,"delivery_info":{"max_retries":${maxRetries},"current_retry":${currentRetry}}`);
-  const body = new Uint8Array(stored.length + info.length);
+  const info = `,"delivery_info":{"max_retries":${maxRetries},"current_retry":${currentRetry}}`;
+  const body = Buffer.allocUnsafe(stored.length + info.length);
   body.set(stored.subarray(0, split), 0);
-  body.set(info, split);
+  body.write(info, split, 'latin1');
   body.set(stored.subarray(split), split + info.length);
   return body;
 }
@@ -72,7 +67,7 @@ export function webhookBody(stored: Uint8Array, split: number, maxRetries: numbe
  * `Nats-Msg-Id`, so the stream drops the copy.
  */
 export function capturedEventId(commitLsn: string, ordinal: number, trigger: string): string {
-  const hash = createHash('sha1').update(`${commitLsn}|${ordinal}|${trigger}`).digest();
+  const hash = oneShotHash('sha1', `${commitLsn}|${ordinal}|${trigger}`, 'buffer');
   hash[6] = (hash[6]! & 0x0f) | 0x50;
   hash[8] = (hash[8]! & 0x3f) | 0x80;
   const hex = hash.subarray(0, 16).toString('hex');

@@ -37,7 +37,7 @@ export class StreamPublisher {
   }
 
   /** Resolves once the stream stored the message (a copy dropped by its Nats-Msg-Id counts); rejects on a refusal or after `timeoutMs`. */
-  publish(subject: string, body: Uint8Array, headers: MsgHdrs, timeoutMs: number): Promise<void> {
+  publish(subject: string, body: Uint8Array, headers: MsgHdrs | undefined, timeoutMs: number): Promise<void> {
     const token = (this.#next++).toString(36);
     return new Promise<void>((resolve, reject) => {
       this.#pending.set(token, { resolve, reject, deadline: Date.now() + timeoutMs });

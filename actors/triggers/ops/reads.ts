@@ -47,11 +47,14 @@ export class LogReader {
     const records: InvocationRecord[] = [];
     const seen = new Set<string>();
     await scanStream(this.bus.connection, this.js, this.bus.subjects.invocationsStream, filter, (message) => {
-      const record = decodeJson<InvocationRecord>(message.data);
-      // A record stored twice (its publish retried after a lost acknowledgement) counts once.
-      if (seen.has(record.id)) return;
-      seen.add(record.id);
-      if (keep(record)) records.push(record);
+      // A message holds one record, or an array of the records stored together (invocation.ts).
+      const stored = decodeJson<InvocationRecord | InvocationRecord[]>(message.data);
+      for (const record of Array.isArray(stored) ? stored : [stored]) {
+        // A record stored twice (its publish retried after a lost acknowledgement) counts once.
+        if (seen.has(record.id)) continue;
+        seen.add(record.id);
+        if (keep(record)) records.push(record);
+      }
     });
     return records;
   }
