@@ -1,6 +1,7 @@
 import type { KV } from '@nats-io/kv';
 import type { Actor } from '../../src/actor/actor.js';
 import { ensureKv } from '../../src/bus/jetstream.js';
+import { encodeJson } from '../../src/bus/wire.js';
 import { MetadataStore } from '../../src/metadata/store.js';
 import type { Metadata } from '../../src/metadata/types.js';
 import { createPool } from '../../src/pg/pool.js';
@@ -137,8 +138,15 @@ export const triggersActor: Actor = {
       events_archived: delivery.counters.archived,
     }));
 
+    // Every instance answers for its own calls (no queue group): redeliver_event's `busy`.
+    const inFlight = bus.serve(bus.subjects.triggersInFlight, async (request) => {
+      const { event_id } = validate<{ event_id: string }>('bus/triggers-in-flight', request.json());
+      return encodeJson({ in_flight: delivery.isCalling(event_id) });
+    });
+
     return {
       async stop() {
+        inFlight.unsubscribe();
         clearInterval(staleness);
         clearInterval(gauges);
         await capture.stop();

@@ -32,6 +32,8 @@ export interface Subjects {
   remote(verb: string): string;
   /** request, queue group: triggers actor. `verb` is invoke, redeliver, event_logs, invocation_logs or event_by_id. */
   triggers(verb: string): string;
+  /** request answered by every triggers instance: `{event_id}` -> `{in_flight}`, whether its webhook call is under way there. */
+  readonly triggersInFlight: string;
   /** JetStream stream `<P>_EVENTS`: one message per event, on `<p>.events.<trigger>`. */
   readonly eventsStream: string;
   eventsOf(trigger: string): string;
@@ -63,6 +65,7 @@ export function subjectsFor(prefix: string): Subjects {
     functions: (verb) => `${prefix}.functions.${verb}`,
     remote: (verb) => `${prefix}.remote.${verb}`,
     triggers: (verb) => `${prefix}.triggers.${verb}`,
+    triggersInFlight: `${prefix}.triggers.in_flight`,
     eventsStream: `${prefix.toUpperCase()}_EVENTS`,
     eventsOf: (trigger) => `${prefix}.events.${trigger}`,
     eventsAll: `${prefix}.events.>`,

@@ -54,6 +54,7 @@ export const errors = {
   alreadyUntracked: define('already-untracked', 400, (what: string) => what),
   dependencyError: define('dependency-error', 400, (what: string) => what),
   inconsistentMetadata: define('unexpected', 400, () => 'cannot continue due to inconsistent metadata'),
+  eventBusy: define('busy', 400, () => 'event is already being processed'),
   metadataConflict: define('conflict', 409, () => 'the metadata was changed by another request at the same time; retry the operation'),
 
   // Postgres

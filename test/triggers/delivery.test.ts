@@ -98,6 +98,27 @@ describe('webhook delivery, retries and timeouts (compat-facts 4.2)', () => {
     expect(again.body.delivery_info.current_retry).toBe(0);
   });
 
+  it('refuses to redeliver an event whose webhook call is under way (busy), then redelivers it', async () => {
+    await db.sql('create table held (id int primary key, name text)');
+    await trackTables(engine, ['held']);
+    const created = await engine.query({
+      type: 'create_event_trigger',
+      args: { name: 'held_created', table: 'held', webhook: hook.url, insert: { columns: '*' }, retry_conf: { num_retries: 0, interval_sec: 1, timeout_sec: 10 } },
+    });
+    expect(created.json).toEqual({ message: 'success' });
+    script.set('slow', [{ status: 200, delayMs: 3_000 }]);
+    await db.sql(`insert into held values (1, 'slow')`);
+    const call = await eventually(() => hook.received.find((r) => r.body?.trigger?.name === 'held_created'), 20_000, 'the held call');
+    const busy = await engine.query({ type: 'redeliver_event', args: { event_id: call.body.id } });
+    expect(busy.status).toBe(400);
+    expect(busy.json).toEqual({ path: '$.args.event_id', error: 'event is already being processed', code: 'busy' });
+    await eventually(async () => {
+      const events = await engine.query({ type: 'get_event_logs', args: { trigger_name: 'held_created', status: 'processed' } });
+      return events.json.some((event: any) => event.id === call.body.id && event.delivered === true);
+    }, 20_000, 'the held call to end');
+    expect((await engine.query({ type: 'redeliver_event', args: { event_id: call.body.id } })).json).toEqual({ message: 'success' });
+  });
+
   it('logs every attempt of a burst, the records of attempts that end together stored together', async () => {
     await db.sql('create table burst (id int primary key)');
     await trackTables(engine, ['burst']);

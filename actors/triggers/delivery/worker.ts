@@ -58,6 +58,12 @@ export class DeliveryWorker {
     this.#invocations = new InvocationLog(deps.eventLog);
   }
 
+  /** Whether a webhook call for the event is under way on this instance (Hasura's "locked"). */
+  isCalling(eventId: string): boolean {
+    for (const message of this.#calling) if (message.headers?.get(EVENT_HEADER.id) === eventId) return true;
+    return false;
+  }
+
   start(): void {
     if (this.#loop !== null) return;
     this.#working = setInterval(() => {

@@ -39,6 +39,9 @@ export interface EventByIdRequest {
  * event and invocation logs. The schema actor has already checked the request against
  * the metadata (the trigger exists, manual mode is on).
  */
+/** How long redeliver_event listens for the instances that have the event in flight. */
+const IN_FLIGHT_WINDOW_MS = 250;
+
 export function serveTriggerRequests(context: ActorContext, eventLog: EventLog, reader: () => LogReader): void {
   const { bus } = context;
   const subjects = bus.subjects;
@@ -69,6 +72,9 @@ export function serveTriggerRequests(context: ActorContext, eventLog: EventLog, 
     const message = validate<RedeliverRequest>('bus/triggers-redeliver', request.json());
     const found = await reader().findEvent(message.event_id);
     if (found === null) throw errors.notExists('$.args.event_id', 'event not found');
+    // compat-facts 4.6: an event whose webhook call is under way on any instance is "locked".
+    const answers = await bus.gather<{ in_flight: boolean }>(subjects.triggersInFlight, { event_id: message.event_id }, IN_FLIGHT_WINDOW_MS);
+    if (answers.some((answer) => answer.in_flight)) throw errors.eventBusy('$.args.event_id');
     // A fresh copy, so the consumer delivers it anew with its tries back at 0; same event id.
     const copyId = `${message.event_id}.redelivery.${Date.now()}`;
     await eventLog.append(found.message.subject, found.message.data, copyId, eventHeaders(message.event_id, found.message.split, { [EVENT_HEADER.redelivery]: '1' }));
