@@ -53,7 +53,7 @@ export class Responder {
   /** Answers a NATS message; never throws. */
   async answerMessage(msg: Msg, handler: RequestHandler, onDone?: DoneCallback): Promise<void> {
     const requestId = msg.headers?.get(HEADER.requestId) || nuid.next();
-    const outcome = await this.#run(incoming(msg.subject, requestId, msg.data), handler, onDone, false);
+    const outcome = await this.#run(new NatsRequest(msg.subject, requestId, msg.data), handler, onDone, false);
     if (msg.reply === undefined) return;
     if (outcome instanceof ServiceError) {
       this.#nc.publish(msg.reply, encodeJson(outcome.toJSON()), { headers: headersWith({ [HEADER.error]: '1' }) });
@@ -78,7 +78,7 @@ export class Responder {
     try {
       const reply = await handler(request);
       if (reply instanceof Uint8Array) return { body: reply, meta: {} };
-      if (reply instanceof JsonReply) return local ? localValueReply(reply.value) : { body: encodeJson(reply.value), meta: {} };
+      if (reply instanceof JsonReply) return local ? new LocalValueReply(reply.value) : { body: encodeJson(reply.value), meta: {} };
       return reply;
     } catch (error) {
       failed = true;
@@ -106,13 +106,10 @@ export class Responder {
   }
 }
 
-/** A value handed over in-process, its bytes made only if somebody asks for them. */
-function localValueReply(value: unknown): Reply {
-  return new LocalValueReply(value);
-}
-
 // Classes rather than object literals with getters and arrow functions: these are made for
 // every request, and a literal's accessors and closures are allocated anew each time.
+
+/** A value handed over in-process, its bytes made only if somebody asks for them. */
 class LocalValueReply implements Reply {
   readonly meta: Record<string, string> = {};
   #body: Uint8Array | undefined;
@@ -124,6 +121,7 @@ class LocalValueReply implements Reply {
   }
 }
 
+/** A request as bytes: from NATS, or a byte request of this process. */
 class NatsRequest implements IncomingRequest {
   constructor(
     readonly subject: string,
@@ -155,12 +153,8 @@ class LocalRequest implements IncomingRequest {
   }
 }
 
-function incoming(subject: string, requestId: string, data: Uint8Array): IncomingRequest {
-  return new NatsRequest(subject, requestId, data);
-}
-
 /** A local request: the message is a value (or already bytes, for byte requests). */
 function localIncoming(subject: string, requestId: string, message: unknown): IncomingRequest {
-  if (message instanceof Uint8Array) return incoming(subject, requestId, message);
+  if (message instanceof Uint8Array) return new NatsRequest(subject, requestId, message);
   return new LocalRequest(subject, requestId, message);
 }
