@@ -86,6 +86,22 @@ describe('track_table', () => {
     expect(served.json).toEqual({ data: { author: [], insert_author: [] } });
   });
 
+  it('leaves out, as inconsistent, a replaced table whose names another table already answers to', async () => {
+    const exported = (await engine.query({ type: 'export_metadata', args: {} })).json;
+    const clashing = { ...exported, sources: [{ ...exported.sources[0], tables: [{ table: author }, { table: article, configuration: { custom_name: 'author' } }] }] };
+    const refused = await engine.query({ type: 'replace_metadata', args: clashing });
+    expect(refused.status).toBe(400);
+    expect(refused.json).toMatchObject({ code: 'unexpected', error: 'cannot continue due to inconsistent metadata' });
+    expect(refused.json.internal).toEqual([{ type: 'table', definition: article, reason: 'the GraphQL name "author" of table "article" is already used by table "author"' }]);
+    const allowed = await engine.query({ type: 'replace_metadata', version: 2, args: { allow_inconsistent_metadata: true, metadata: clashing } });
+    expect(allowed.json.is_consistent).toBe(false);
+    const inconsistent = await engine.query({ type: 'get_inconsistent_metadata', args: {} });
+    expect(inconsistent.json).toEqual([
+      { type: 'table', definition: article, reason: 'the GraphQL name "author" of table "article" is already used by table "author"' },
+    ]);
+    expect((await engine.graphql({ query: '{ author { name } }' })).json).toEqual({ data: { author: [] } });
+  });
+
   it('sees a table created in psql without a reload', async () => {
     await db.sql('create table fresh (id int primary key)');
     await ok({ type: 'track_table', args: { name: 'fresh' } });

@@ -1,3 +1,4 @@
+import { sameTable } from '../../../src/metadata/edit.js';
 import type { Metadata, QualifiedName, Relationship, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg/catalog.js';
 import { buildSourceModel } from '../graphql/table-model.js';
@@ -5,6 +6,7 @@ import { selectPermissionProblem } from '../sql/select-permission-check.js';
 import { withFunctionsChecked } from './functions-check.js';
 import { withRemoteSchemasChecked } from '../graphql/remote-consistency.js';
 import type { InconsistentObject } from './inconsistency.js';
+import { laterNameClaims } from './root-fields.js';
 import { withWritePermissionsChecked } from './write-permissions.js';
 
 export interface ConsistencyReport {
@@ -40,9 +42,21 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog): Consiste
     });
     return false;
   });
-  const tracked = new Set(liveTables.map((entry) => relationKey(entry.table.schema, entry.table.name)));
+  const clashes = laterNameClaims(liveTables, catalog);
+  const servedTables = liveTables.filter((entry) => {
+    const clash = clashes.get(entry);
+    if (clash === undefined) return true;
+    const holder = sameTable(clash.holder, entry.table) ? 'itself' : `table ${JSON.stringify(displayTable(clash.holder))}`;
+    inconsistencies.push({
+      type: 'table',
+      definition: entry.table,
+      reason: `the GraphQL name ${JSON.stringify(clash.name)} of table ${JSON.stringify(displayTable(entry.table))} is already used by ${holder}`,
+    });
+    return false;
+  });
+  const tracked = new Set(servedTables.map((entry) => relationKey(entry.table.schema, entry.table.name)));
 
-  const tables = liveTables.map((entry) => {
+  const tables = servedTables.map((entry) => {
     const relation = catalog.relations.get(relationKey(entry.table.schema, entry.table.name))!;
     const keep = (kind: 'object_relation' | 'array_relation') => (relationship: Relationship) => {
       const reason = relationshipProblem(entry, relationship, relation, catalog, tracked);

@@ -48,6 +48,37 @@ export function rootFieldTaken(metadata: Metadata, catalog: Catalog, table: Qual
   return null;
 }
 
+/**
+ * The tables whose type or root field name another table already claims (or that repeat a
+ * name of their own), each with the name and the table that holds it; they are left out,
+ * so a clash in replaced or reloaded metadata leaves every name answering for one table.
+ * Tables that customize no names claim first: a table keeps its own name against another's
+ * custom one.
+ */
+export function laterNameClaims(entries: readonly TableEntry[], catalog: Catalog): Map<TableEntry, { name: string; holder: QualifiedName }> {
+  const claimed = new Map<string, QualifiedName>();
+  const clashes = new Map<TableEntry, { name: string; holder: QualifiedName }>();
+  const customizes = (entry: TableEntry) => entry.configuration?.custom_name !== undefined || Object.keys(entry.configuration?.custom_root_fields ?? {}).length > 0;
+  for (const entry of [...entries.filter((entry) => !customizes(entry)), ...entries.filter(customizes)]) {
+    const names = [`type.${tableTypeName(entry)}`, ...tableRootNames(entry, catalog)];
+    const own = new Set<string>();
+    let taken: string | undefined;
+    for (const name of names) {
+      if (claimed.has(name) || own.has(name)) {
+        taken = name;
+        break;
+      }
+      own.add(name);
+    }
+    if (taken !== undefined) {
+      clashes.set(entry, { name: taken.slice(taken.indexOf('.') + 1), holder: claimed.get(taken) ?? entry.table });
+      continue;
+    }
+    for (const name of names) claimed.set(name, entry.table);
+  }
+  return clashes;
+}
+
 /** A root field name of the tracked function `fn` that a tracked table already uses, or null. */
 export function functionRootTaken(metadata: Metadata, catalog: Catalog, fn: QualifiedName): string | null {
   const model = buildFunctionsModel(metadata, catalog).functions.get(relationKey(fn.schema, fn.name));
