@@ -82,7 +82,7 @@ export class Bus {
   /** Sends a JSON message and decodes the JSON reply (or takes the value a local handler replied). */
   async request<T>(subject: string, message: unknown, options: { requestId: string; timeoutMs: number }): Promise<T> {
     const reply = await this.ask(subject, message, options);
-    return (reply.value !== undefined ? reply.value : decodeJson<T>(reply.body)) as T;
+    return ('value' in reply ? reply.value : decodeJson<T>(reply.body)) as T;
   }
 
   /**
