@@ -14,7 +14,8 @@ import { load, probe, startBenchEngine, startTarget, type LoadResult, type Targe
  * rounds. CPU µs/req is the CPU time of the answering process (the fixture when direct,
  * the engine through it) per request under load: on a shared machine it moves less than
  * latency and throughput do. Target (issue 7): under 1 ms added at p50 and at least 70% of direct throughput.
- * `npx tsx test/bench/remote.bench.ts` runs it alone; `npm run bench` runs it last.
+ * `npm run build && npx tsx test/bench/remote.bench.ts` runs it alone (the engine runs from
+ * its build); `npm run bench` runs it last.
  * Settings: BENCH_SECONDS per round (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS
  * (default 20), BENCH_SAMPLES per round (default 2000), BENCH_ENGINE_NODE_ARGS (extra node
  * flags for the engine process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).

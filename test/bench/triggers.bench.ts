@@ -1,8 +1,9 @@
 /**
  * Event trigger benchmark (issue 8, "Performance"): commit-to-webhook latency at 100 and
  * 1,000 changes/s, and the sustained delivery rate to a fast local webhook, beside
- * Hasura's structural figures. Not a test: `npx tsx test/bench/triggers.bench.ts` runs it
- * alone; `npm run bench` runs it after the others.
+ * Hasura's structural figures. Not a test: `npm run build && npx tsx
+ * test/bench/triggers.bench.ts` runs it alone (the engine runs from its build); `npm run
+ * bench` runs it after the others.
  *
  * The engine runs in a process of its own (as in production: the webhook and the load
  * generator here do not share its event loop), on an embedded PostgreSQL of its own
