@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from '../pg/pool.js';
+import { inTransaction } from '../pg/transaction.js';
 import { emptyMetadata, type Metadata } from './types.js';
 
 export interface StoredMetadata {
@@ -24,9 +25,7 @@ export class MetadataStore {
 
   /** Creates the catalog if it is missing; safe for several instances at once. */
   async setUp(): Promise<void> {
-    const client = await this.#pool.connect();
-    try {
-      await client.query('begin');
+    await inTransaction(this.#pool, async (client) => {
       await client.query('select pg_advisory_xact_lock($1)', [SETUP_LOCK_KEY]);
       await client.query('create schema if not exists service_catalog');
       // json, not jsonb: jsonb reorders keys, and exports keep Hasura's key order.
@@ -40,13 +39,7 @@ export class MetadataStore {
         'insert into service_catalog.metadata (id, resource_version, metadata) values (1, 1, $1) on conflict (id) do nothing',
         [JSON.stringify(emptyMetadata())],
       );
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async read(): Promise<StoredMetadata> {

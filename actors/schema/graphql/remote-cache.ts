@@ -1,5 +1,6 @@
 import type { Catalog, RemoteCatalog, RemoteSnapshot } from '../../../src/pg/catalog.js';
 import type { Pool, PoolClient } from '../../../src/pg/pool.js';
+import { inTransaction } from '../../../src/pg/transaction.js';
 
 /**
  * The remote schema cache (interface 9.5): each remote's last introspection, kept in
@@ -12,9 +13,7 @@ import type { Pool, PoolClient } from '../../../src/pg/pool.js';
 const CACHE_LOCK_KEY = 7_234_007;
 
 export async function ensureRemoteCache(pool: Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
+  await inTransaction(pool, async (client) => {
     await client.query('select pg_advisory_xact_lock($1)', [CACHE_LOCK_KEY]);
     await client.query('create schema if not exists service_catalog');
     await client.query(`create table if not exists service_catalog.remote_schemas (
@@ -23,13 +22,7 @@ export async function ensureRemoteCache(pool: Pool): Promise<void> {
       error text,
       fetched_at timestamptz not null default clock_timestamp()
     )`);
-    await client.query('commit');
-  } catch (error) {
-    await client.query('rollback').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export async function readRemoteSnapshots(db: Pool | PoolClient): Promise<Map<string, RemoteSnapshot>> {

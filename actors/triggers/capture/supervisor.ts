@@ -3,6 +3,7 @@ import type { Logger } from '../../../src/log/logger.js';
 import type { MetadataStore } from '../../../src/metadata/store.js';
 import type { Metadata } from '../../../src/metadata/types.js';
 import type { Pool } from '../../../src/pg/pool.js';
+import { inTransaction } from '../../../src/pg/transaction.js';
 import { METADATA_TABLE, METADATA_WRITE_LOCK, PUBLICATION } from '../names.js';
 import { TriggerSet } from '../trigger-set.js';
 import type { ChangeEvents } from './change-events.js';
@@ -134,24 +135,14 @@ export class CaptureSupervisor {
    * writer holding the lock only defers it to the next round.
    */
   async #reconcile(): Promise<void> {
-    const client = await this.deps.pool.connect();
-    try {
-      await client.query('begin');
+    const reconciled = await inTransaction(this.deps.pool, async (client) => {
       const locked = await client.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [METADATA_WRITE_LOCK]);
-      if (locked.rows[0]?.locked !== true) {
-        await client.query('rollback');
-        return;
-      }
+      if (locked.rows[0]?.locked !== true) return null;
       const stored = await this.deps.store.read();
       await reconcilePublication(client, new TriggerSet(stored.metadata).tables());
-      await client.query('commit');
-      this.#reconciledVersion = stored.resourceVersion;
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+      return stored.resourceVersion;
+    });
+    if (reconciled !== null) this.#reconciledVersion = reconciled;
   }
 
   async #startReader(slot: string): Promise<void> {
@@ -225,22 +216,15 @@ export class CaptureSupervisor {
 
   /** Drops the slot if the stored metadata (read under the metadata writers' lock) has no trigger. */
   async #dropSlotIfUnused(slot: string): Promise<boolean> {
-    const client = await this.deps.pool.connect();
-    try {
-      await client.query('begin');
+    const dropped = await inTransaction(this.deps.pool, async (client) => {
       await client.query('select pg_advisory_xact_lock($1)', [METADATA_WRITE_LOCK]);
       const stored = await this.deps.store.read();
-      const dropped = new TriggerSet(stored.metadata).size === 0 ? await dropSlot(client, slot) : false;
-      if (dropped) await reconcilePublication(client, []);
-      await client.query('commit');
-      if (dropped) await forgetTriggers(this.deps.pool).catch(() => undefined);
-      return dropped;
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+      const gone = new TriggerSet(stored.metadata).size === 0 ? await dropSlot(client, slot) : false;
+      if (gone) await reconcilePublication(client, []);
+      return gone;
+    });
+    if (dropped) await forgetTriggers(this.deps.pool).catch(() => undefined);
+    return dropped;
   }
 
   async #measureLag(slot: string): Promise<void> {
