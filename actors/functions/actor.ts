@@ -1,5 +1,5 @@
 import type { Actor } from '../../src/actor/actor.js';
-import { encodeJson } from '../../src/bus/wire.js';
+import { JsonReply } from '../../src/bus/bus.js';
 import type { ComputedField, FunctionEntry, QualifiedName } from '../../src/metadata/types.js';
 import { validate } from '../../src/schemas/validator.js';
 import type { FunctionFacts } from './facts.js';
@@ -19,11 +19,11 @@ export const functionsActor: Actor = {
     const subjects = context.bus.subjects;
     context.serve(subjects.functions(FUNCTIONS_VERBS.describeFunction), async (request) => {
       const message = validate<{ function: FunctionEntry; facts: FunctionFacts }>('bus/functions-describe-function', request.json());
-      return encodeJson(describeFunction(message.function, message.facts));
+      return new JsonReply(describeFunction(message.function, message.facts));
     });
     context.serve(subjects.functions(FUNCTIONS_VERBS.describeComputedField), async (request) => {
       const message = validate<{ table: QualifiedName; columns: string[]; field: ComputedField; facts: FunctionFacts }>('bus/functions-describe-computed-field', request.json());
-      return encodeJson(describeComputedField({ table: message.table, columns: message.columns, field: message.field }, message.facts));
+      return new JsonReply(describeComputedField({ table: message.table, columns: message.columns, field: message.field }, message.facts));
     });
     return { stop: async () => undefined };
   },

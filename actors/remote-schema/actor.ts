@@ -1,6 +1,6 @@
 import type { Actor } from '../../src/actor/actor.js';
-import { encodeJson } from '../../src/bus/wire.js';
-import { ServiceError } from '../../src/errors/service-error.js';
+import { JsonReply } from '../../src/bus/bus.js';
+import { errors } from '../../src/errors/errors.js';
 import { validate } from '../../src/schemas/validator.js';
 import { resolveDefinition } from './definition.js';
 import { executeUpstream } from './execute.js';
@@ -33,14 +33,15 @@ export const remoteSchemaActor: Actor = {
       const raw = response.body.toString('utf8');
       schemaFromIntrospection(raw, message.name);
       counters.introspected++;
-      return response.body;
+      // The text as the remote sent it: the cache keeps it as received (introspection.ts).
+      return new JsonReply({ introspection: raw });
     });
 
     context.serve(bus.subjects.remote('validate_permission'), async (request) => {
       const message = validate<ValidatePermissionRequest>('bus/remote-validate-permission', request.json());
       const compiled = compileRolePermission(schemaFromIntrospection(message.introspection, message.name), message.schema);
-      if (!compiled.ok) throw new ServiceError('validation-failed', 400, roleSchemaFailureMessage(compiled.problems), '$');
-      return encodeJson({ valid: true });
+      if (!compiled.ok) throw errors.remotePermissionInvalid('$', roleSchemaFailureMessage(compiled.problems));
+      return new JsonReply({ valid: true });
     });
 
     context.serve(bus.subjects.remote('execute'), async (request) => {

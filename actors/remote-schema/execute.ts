@@ -3,7 +3,8 @@ import { encodeText } from '../../src/bus/wire.js';
 import { resolveDefinition, type ResolvedRemote } from './definition.js';
 import { upstreamHeaders } from './headers.js';
 import { SET_COOKIE_META, type ExecuteRequest } from './messages.js';
-import { remoteSchemaError, type UpstreamClient, type UpstreamResponse } from './upstream-client.js';
+import { errors } from '../../src/errors/errors.js';
+import type { UpstreamClient, UpstreamResponse } from './upstream-client.js';
 
 /**
  * Runs one GraphQL request on a remote server (interface 4.3, compat-facts 7.2): the
@@ -21,15 +22,15 @@ export async function executeUpstream(client: UpstreamClient, request: ExecuteRe
   try {
     parsed = JSON.parse(response.body.toString('utf8'));
   } catch {
-    throw remoteSchemaError(`the remote server at ${remote.url} answered HTTP ${response.status} with a body that is not JSON`, '$', 200);
+    throw errors.remoteSchemaFailed('$', `the remote server at ${remote.url} answered HTTP ${response.status} with a body that is not JSON`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw remoteSchemaError(`the remote server at ${remote.url} answered HTTP ${response.status} without a GraphQL response object`, '$', 200);
+    throw errors.remoteSchemaFailed('$', `the remote server at ${remote.url} answered HTTP ${response.status} without a GraphQL response object`);
   }
   const result = parsed as { data?: unknown; errors?: unknown };
   if (Array.isArray(result.errors) && result.errors.length > 0) return { body: encodeText(JSON.stringify({ data: null, errors: result.errors })), meta };
   if (response.status < 200 || response.status >= 300 || result.data === undefined) {
-    throw remoteSchemaError(`the remote server at ${remote.url} answered HTTP ${response.status} without data or errors`, '$', 200);
+    throw errors.remoteSchemaFailed('$', `the remote server at ${remote.url} answered HTTP ${response.status} without data or errors`);
   }
   return { body: response.body, meta };
 }

@@ -1,5 +1,5 @@
 import { buildClientSchema, getIntrospectionQuery, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
-import { remoteSchemaError } from './upstream-client.js';
+import { errors } from '../../src/errors/errors.js';
 
 /** The query sent to a remote server to learn its schema; graphql-js' standard one. */
 export const INTROSPECTION_QUERY = getIntrospectionQuery();
@@ -14,15 +14,15 @@ export function schemaFromIntrospection(raw: string, name: string): GraphQLSchem
   try {
     parsed = JSON.parse(raw) as typeof parsed;
   } catch {
-    throw remoteSchemaError(`remote schema ${JSON.stringify(name)}: the introspection response is not valid JSON`);
+    throw errors.remoteSchemaFailed('$', `remote schema ${JSON.stringify(name)}: the introspection response is not valid JSON`);
   }
   if (Array.isArray(parsed.errors) && parsed.errors.length > 0) {
-    throw remoteSchemaError(`remote schema ${JSON.stringify(name)}: introspection failed: ${JSON.stringify(parsed.errors)}`);
+    throw errors.remoteSchemaFailed('$', `remote schema ${JSON.stringify(name)}: introspection failed: ${JSON.stringify(parsed.errors)}`);
   }
-  if (parsed.data?.__schema == null) throw remoteSchemaError(`remote schema ${JSON.stringify(name)}: the introspection response has no data.__schema`);
+  if (parsed.data?.__schema == null) throw errors.remoteSchemaFailed('$', `remote schema ${JSON.stringify(name)}: the introspection response has no data.__schema`);
   try {
     return buildClientSchema(parsed.data);
   } catch (error) {
-    throw remoteSchemaError(`remote schema ${JSON.stringify(name)}: invalid schema: ${(error as Error).message}`);
+    throw errors.remoteSchemaFailed('$', `remote schema ${JSON.stringify(name)}: invalid schema: ${(error as Error).message}`);
   }
 }

@@ -1,4 +1,4 @@
-import { ServiceError } from '../../src/errors/service-error.js';
+import { errors } from '../../src/errors/errors.js';
 import { USER_AGENT } from '../../src/version.js';
 import { HttpClient, HttpTimeoutError } from './http-client.js';
 
@@ -10,11 +10,6 @@ export interface UpstreamResponse {
   body: Buffer;
   /** The remote's `Set-Cookie` headers, passed back to the client (compat-facts 7.2). */
   setCookies: string[];
-}
-
-/** A failure to get an answer from a remote server (compat-facts 1.3 `remote-schema-error`). */
-export function remoteSchemaError(message: string, path = '$', status = 400): ServiceError {
-  return new ServiceError('remote-schema-error', status, message, path);
 }
 
 /**
@@ -31,8 +26,8 @@ export class UpstreamClient {
       const response = await this.#http.send(url, { body, headers: all, timeoutMs });
       return { status: response.status, body: response.body, setCookies: response.headers['set-cookie'] ?? [] };
     } catch (error) {
-      if (error instanceof HttpTimeoutError) throw remoteSchemaError(`the remote server at ${url} did not answer within ${timeoutMs / 1000} seconds (timeout_seconds)`);
-      throw remoteSchemaError(`HTTP exception occurred while sending the request to ${url}: ${(error as { code?: string }).code ?? (error as Error).message}`);
+      if (error instanceof HttpTimeoutError) throw errors.remoteSchemaFailed('$', `the remote server at ${url} did not answer within ${timeoutMs / 1000} seconds (timeout_seconds)`);
+      throw errors.remoteSchemaFailed('$', `HTTP exception occurred while sending the request to ${url}: ${(error as { code?: string }).code ?? (error as Error).message}`);
     }
   }
 

@@ -1,5 +1,6 @@
 import type { Bus, HandlerReply } from '../../src/bus/bus.js';
 import { encodeJson } from '../../src/bus/wire.js';
+import { errors } from '../../src/errors/errors.js';
 import { ServiceError } from '../../src/errors/service-error.js';
 import type { Session } from '../../src/session/session.js';
 import type { GraphqlRequest } from './graphql/engine.js';
@@ -12,12 +13,8 @@ interface GraphqlMessage {
 }
 
 /** A request-level GraphQL error: `{"errors":[...]}` with no `data` (compat-facts 1.1). */
-export function graphqlError(error: ServiceError): Uint8Array {
+function graphqlError(error: ServiceError): Uint8Array {
   return encodeJson({ errors: [{ message: error.message, extensions: { path: error.path, code: error.code } }] });
-}
-
-function requestError(message: string, path: string, code: string): ServiceError {
-  return new ServiceError(code, 200, message, path);
 }
 
 function parseBody(body: string): GraphqlRequest | GraphqlRequest[] {
@@ -25,22 +22,28 @@ function parseBody(body: string): GraphqlRequest | GraphqlRequest[] {
   try {
     parsed = JSON.parse(body);
   } catch (error) {
-    throw requestError(`Error in $: ${(error as Error).message}`, '$', 'invalid-json');
+    throw errors.invalidJson('$', (error as Error).message);
   }
   return Array.isArray(parsed) ? parsed.map((item, index) => checkRequest(item, `$[${index}]`)) : checkRequest(parsed, '$');
 }
 
 function checkRequest(item: unknown, path: string): GraphqlRequest {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) throw requestError('expected a GraphQL request object', path, 'parse-failed');
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) throw errors.parseFailed(path, 'expected a GraphQL request object');
   const request = item as Record<string, unknown>;
-  if (typeof request.query !== 'string') throw requestError('key "query" not found', path, 'parse-failed');
+  if (typeof request.query !== 'string') throw errors.parseFailed(path, 'key "query" not found');
   if (request.variables != null && (typeof request.variables !== 'object' || Array.isArray(request.variables))) {
-    throw requestError('expected Object for "variables"', `${path}.variables`, 'parse-failed');
+    throw errors.parseFailed(`${path}.variables`, 'expected Object for "variables"');
   }
   if (request.operationName != null && typeof request.operationName !== 'string') {
-    throw requestError('expected String for "operationName"', `${path}.operationName`, 'parse-failed');
+    throw errors.parseFailed(`${path}.operationName`, 'expected String for "operationName"');
   }
   return request as unknown as GraphqlRequest;
+}
+
+export interface GraphqlHandlerOptions {
+  timeoutMs: number;
+  /** An auth webhook in POST mode reads the GraphQL request too; nobody else needs it. */
+  sendRequestToAuth: boolean;
 }
 
 /**
@@ -48,12 +51,6 @@ function checkRequest(item: unknown, path: string): GraphqlRequest {
  * request of the body. Every failure is answered in the GraphQL envelope (the edge
  * always sends HTTP 200 on this route, compat-facts 1.2).
  */
-export interface GraphqlHandlerOptions {
-  timeoutMs: number;
-  /** An auth webhook in POST mode reads the GraphQL request too; nobody else needs it. */
-  sendRequestToAuth: boolean;
-}
-
 export async function handleGraphql(host: SchemaHost, bus: Bus, message: GraphqlMessage, requestId: string, options: GraphqlHandlerOptions): Promise<HandlerReply> {
   try {
     const parsed = parseBody(message.body);

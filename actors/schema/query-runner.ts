@@ -1,7 +1,9 @@
 import type { ActorRequest } from '../../src/bus/actor-request.js';
 import { errors } from '../../src/errors/errors.js';
+import { invariant } from '../../src/errors/service-error.js';
 import type { Logger } from '../../src/log/logger.js';
 import { normalizeMetadata } from '../../src/metadata/normalize.js';
+import { METADATA_WRITE_LOCK } from '../../src/metadata/store.js';
 import type { Metadata } from '../../src/metadata/types.js';
 import type { Catalog } from '../../src/pg/catalog.js';
 import type { PoolClient } from '../../src/pg/pool.js';
@@ -27,7 +29,7 @@ interface Draft {
   metadataChanged: boolean;
   /** An operation asked for the catalog to be re-read and served (reload_metadata, run_sql). */
   catalogReloaded: boolean;
-  /** The request's database transaction, opened by the first operation that writes SQL. */
+  /** The request's database transaction (with the metadata writers' lock); null for read-only requests. */
   transaction: PoolClient | null;
 }
 
@@ -89,9 +91,6 @@ export async function runQuery(
   });
 }
 
-/** Serialises metadata writers of every instance (an arbitrary constant). */
-const METADATA_WRITE_LOCK = 7_234_002;
-
 async function beginLocked(host: SchemaHost): Promise<PoolClient> {
   const client = await host.db.connect();
   try {
@@ -149,11 +148,8 @@ async function apply(
     log,
     argsPath,
     transaction: async () => {
-      if (draft.transaction === null) {
-        const client = await host.db.connect();
-        await client.query('begin');
-        draft.transaction = client;
-      }
+      // Only read-only operations run without one, and they never ask.
+      invariant(draft.transaction !== null, `${request.type} asked for the request transaction but is marked read-only`);
       return draft.transaction;
     },
     reloadCatalog: async () => {

@@ -19,9 +19,3 @@ export function slotName(database: string): string {
 
 /** The metadata row lives in the replication stream too, so capture follows trigger changes in WAL order. */
 export const METADATA_TABLE = { schema: 'service_catalog', name: 'metadata' } as const;
-
-/**
- * The schema actor's advisory lock for metadata writers (actors/schema/query-runner.ts).
- * Taken before a slot is dropped, so a create_event_trigger cannot interleave.
- */
-export const METADATA_WRITE_LOCK = 7_234_002;

@@ -57,6 +57,14 @@ export const errors = {
   eventBusy: define('busy', 400, () => 'event is already being processed'),
   metadataConflict: define('conflict', 409, () => 'the metadata was changed by another request at the same time; retry the operation'),
 
+  // Event triggers (compat-facts 4.5)
+  environmentVariableNotSet: define('not-found', 400, (variable: string) => `environment variable ${quote(variable)} is not set`),
+
+  // Remote schemas (compat-facts 7)
+  remoteSchemaFailed: define('remote-schema-error', 400, (detail: string) => detail),
+  remotePermissionsDisabled: define('constraint-violation', 400, () => 'remote schema permissions can only be added when remote schema permissions are enabled in the graphql-engine'),
+  remotePermissionInvalid: define('validation-failed', 400, (detail: string) => detail),
+
   // Postgres
   postgresConnection: define('postgres-error', 500, () => 'connection error'),
   postgresMaxConnections: define('postgres-max-connections-error', 500, () => 'max connections reached on postgres'),

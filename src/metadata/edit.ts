@@ -1,9 +1,8 @@
 import type { Metadata, QualifiedName, SourceEntry, TableEntry } from './types.js';
 
-/**
- * Immutable edits of the metadata object: operations build the next metadata from the
- * current one and never change an object another state may still serve.
- */
+// Immutable edits of the metadata object: operations build the next metadata from the
+// current one and never change an object another state may still serve.
+
 export function sameTable(a: QualifiedName, b: QualifiedName): boolean {
   return a.schema === b.schema && a.name === b.name;
 }

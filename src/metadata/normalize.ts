@@ -1,10 +1,5 @@
 import type { FunctionEntry, Metadata, RemoteSchemaEntry, SourceEntry, TableEntry } from './types.js';
 
-/**
- * Puts metadata in its export form (compat-facts 3.2): tables, relationships,
- * permissions and remote schemas sorted by name, keys in Hasura's order, and empty lists
- * left out. Every stored metadata object is normalised, so exports are stable.
- */
 const TABLE_KEY_ORDER: (keyof TableEntry)[] = [
   'table',
   'is_enum',
@@ -101,6 +96,11 @@ function normalizeRemoteSchema(entry: RemoteSchemaEntry): RemoteSchemaEntry {
   return out;
 }
 
+/**
+ * Puts metadata in its export form (compat-facts 3.2): tables, relationships,
+ * permissions and remote schemas sorted by name, keys in Hasura's order, and empty lists
+ * left out. Every stored metadata object is normalised, so exports are stable.
+ */
 export function normalizeMetadata(metadata: Metadata): Metadata {
   const out: Metadata = { version: 3, sources: metadata.sources.map(normalizeSource).sort(byName) };
   if (metadata.remote_schemas !== undefined && metadata.remote_schemas.length > 0) {

@@ -11,6 +11,13 @@ export interface StoredMetadata {
 const SETUP_LOCK_KEY = 7_234_001;
 
 /**
+ * The advisory lock metadata writers of every instance take in their transaction (an
+ * arbitrary constant): the schema actor's operations, and the triggers actor before it
+ * drops the replication slot, so that a create_event_trigger cannot interleave.
+ */
+export const METADATA_WRITE_LOCK = 7_234_002;
+
+/**
  * The metadata object, kept in the served database (schema `service_catalog`) so that it
  * survives a restart of everything, NATS included (ARCHITECTURE decision 6). Writes use
  * optimistic concurrency on `resource_version`: two instances never lose each other's

@@ -16,16 +16,16 @@ declare module 'vitest' {
   }
 }
 
+let database: EmbeddedDatabase | undefined;
+let dataDir: string | undefined;
+let nats: ChildProcess | undefined;
+
 /**
  * One PostgreSQL and one NATS for the whole run. PostgreSQL: SERVICE_GRAPHQL_TEST_DATABASE_URL
  * if set (it needs wal_level=logical for the event trigger tests), else an embedded server
  * with wal_level=logical, started for this run in a temporary directory. NATS: SERVICE_GRAPHQL_TEST_NATS_URL if set, else the machine's at 127.0.0.1:4222,
  * else a nats-server from PATH on a free port.
  */
-let database: EmbeddedDatabase | undefined;
-let dataDir: string | undefined;
-let nats: ChildProcess | undefined;
-
 export async function setup(project: TestProject): Promise<void> {
   const configuredPg = process.env.SERVICE_GRAPHQL_TEST_DATABASE_URL;
   if (configuredPg !== undefined && configuredPg !== '') {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionMessageSql } from '../../actors/triggers/session-message.js';
+import { SESSION_MESSAGE_PREFIX } from '../../actors/triggers/capture/reader.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { startTestEngine, type TestEngine } from '../harness/engine.js';
 import { type Received, startWebhook, stopAll, trackTables, type Webhook } from './fixtures.js';
@@ -122,12 +122,12 @@ describe('event payloads (compat-facts 4.1)', () => {
     expect(request!.body.event.data.old.body).toBe(big);
   });
 
-  it('carries the session variables a transaction emitted with sessionMessageSql', async () => {
+  it('carries the session variables a transaction emitted as its session message', async () => {
     const client = await db.pool.connect();
     try {
       await client.query('begin');
-      const message = sessionMessageSql({ role: 'user', variables: { 'x-service-role': 'user', 'x-service-user-id': '42' } });
-      await client.query(message.text, message.values);
+      const variables = { 'x-service-role': 'user', 'x-service-user-id': '42' };
+      await client.query('select pg_logical_emit_message(true, $1, $2::text)', [SESSION_MESSAGE_PREFIX, JSON.stringify(variables)]);
       await client.query(`insert into author (name, age) values ('Session', 1)`);
       await client.query('commit');
     } finally {

@@ -117,7 +117,6 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
   return {
     schemaFor: (role) => runtimeFor(role).schema,
     async execute(request, session, context) {
-      if (typeof request.query !== 'string') return validationError('the key \'query\' was not present', '$');
       const runtime = runtimeFor(session.role, usesBackendOnlyPermissions(session));
       const prepared = preparedFor(runtime, request);
       if (prepared.kind === 'refused') return prepared.body;

@@ -147,7 +147,7 @@ function argumentModels(slots: readonly ArgumentSlot[]): ArgumentModel[] | null 
 }
 
 /** A function's argument or result type, typed as a column of that type would be. */
-export function sqlColumnType(type: SqlTypeRef): ColumnType | null {
+function sqlColumnType(type: SqlTypeRef): ColumnType | null {
   const column: CatalogColumn = {
     name: '',
     position: 0,

@@ -9,13 +9,7 @@ import { QueryError } from '../sql/query-error.js';
 import { databaseError } from './database-errors.js';
 import { errorBody, type GraphqlErrorEntry } from './response-errors.js';
 
-/**
- * Runs a mutation operation: every root field in order, in ONE transaction, rolled back
- * whole on the first failure (a database error or a failed permission check). A request
- * of one statement with no check runs without BEGIN/COMMIT: a single statement is its
- * own transaction, which saves two round trips on the commonest mutation.
- */
-export const CHECK_FAILED = 'check constraint of an insert/update permission has failed';
+const CHECK_FAILED = 'check constraint of an insert/update permission has failed';
 
 /** Compiled mutation plans of a prepared document, by variable shape (as plan-cache.ts keeps queries). */
 const plansByDocument = new WeakMap<object, CompiledMutation[]>();
@@ -30,6 +24,12 @@ export interface MutationExecution {
   db: Pool;
 }
 
+/**
+ * Runs a mutation operation: every root field in order, in ONE transaction, rolled back
+ * whole on the first failure (a database error or a failed permission check). A request
+ * of one statement with no check runs without BEGIN/COMMIT: a single statement is its
+ * own transaction, which saves two round trips on the commonest mutation.
+ */
 export async function executeMutation(execution: MutationExecution): Promise<Uint8Array> {
   const { session, variables } = execution;
   let plan: CompiledMutation;

@@ -4,11 +4,10 @@ import { usesMatch } from '../sql/input.js';
 import type { CompiledOperation } from '../sql/compile-operation.js';
 
 /**
- * Work done once per distinct request shape rather than per request (the issue's
- * performance design): parse + validate + operation choice per (role, operation name,
- * query text), and under that the compiled statements per variable shape. A statement
- * runs as a named prepared statement whose name is its text's hash, so each pooled
- * connection parses and plans it once.
+ * Work done once per distinct request shape rather than per request: parse + validate +
+ * operation choice per (role, operation name, query text), and under that the compiled
+ * statements per variable shape. A statement runs as a named prepared statement whose name
+ * is its text's hash, so each pooled connection parses and plans it once.
  */
 export type PreparedDocument =
   | { kind: 'refused'; body: Uint8Array }

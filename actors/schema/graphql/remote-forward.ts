@@ -143,7 +143,7 @@ function planForward(
   let [upstreamOperation, ...upstreamFragments] = rewritten.definitions as [OperationDefinitionNode, ...FragmentDefinitionNode[]];
   let namespaceKeys: string[] | null = null;
   if (names.namespace !== null) {
-    const unnested = unnestNamespace(upstreamOperation, new Map(upstreamFragments.map((fragment) => [fragment.name.value, fragment])), names.namespace, upstreamRoot);
+    const unnested = unnestNamespace(upstreamOperation, new Map(upstreamFragments.map((fragment) => [fragment.name.value, fragment])), upstreamRoot);
     upstreamOperation = unnested.operation;
     upstreamFragments = unnested.fragments;
     namespaceKeys = unnested.keys;
@@ -163,7 +163,7 @@ function planForward(
 }
 
 /** Whether a value of `type` may contain an input object with preset fields. */
-export function reachesInputPresets(type: GraphQLInputType, presets: ReadonlyMap<string, unknown>, upstreamName: (served: string) => string, seen = new Set<string>()): boolean {
+function reachesInputPresets(type: GraphQLInputType, presets: ReadonlyMap<string, unknown>, upstreamName: (served: string) => string, seen = new Set<string>()): boolean {
   const named = getNamedType(type);
   if (!isInputObjectType(named) || seen.has(named.name)) return false;
   if (presets.has(upstreamName(named.name))) return true;

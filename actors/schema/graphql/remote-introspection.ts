@@ -6,8 +6,8 @@ import { readRemoteSnapshots, writeRemoteSnapshot, type RemoteOutage } from './r
 
 /** Asks the remote-schema actor for a remote's introspection; the text is what the remote answered. */
 export async function introspectRemote(ask: ActorRequest, entry: Pick<RemoteSchemaEntry, 'name' | 'definition'>): Promise<string> {
-  const response = await ask<unknown>((subjects) => subjects.remote('introspect'), { name: entry.name, definition: entry.definition });
-  return JSON.stringify(response);
+  const response = await ask<{ introspection: string }>((subjects) => subjects.remote('introspect'), { name: entry.name, definition: entry.definition });
+  return response.introspection;
 }
 
 export function failureReason(error: unknown): string {

@@ -19,7 +19,6 @@ export const namespaceAlias = (index: number, key: string): string => `${namespa
 export function unnestNamespace(
   operation: OperationDefinitionNode,
   fragments: ReadonlyMap<string, FragmentDefinitionNode>,
-  namespace: string,
   upstreamRoot: string,
 ): { operation: OperationDefinitionNode; fragments: FragmentDefinitionNode[]; keys: string[] } {
   const keys: string[] = [];

@@ -1,5 +1,4 @@
 import { errors } from '../../../src/errors/errors.js';
-import { ServiceError } from '../../../src/errors/service-error.js';
 import { findTable, withTable } from '../../../src/metadata/edit.js';
 import type { ColumnList, EventTriggerEntry, HeaderConf, Metadata, QualifiedName, TableEntry } from '../../../src/metadata/types.js';
 import { qualified } from '../../../src/pg/quote.js';
@@ -79,11 +78,6 @@ function checkShape(args: CreateArgs): void {
   }
 }
 
-/** A variable the trigger needs but the server lacks (compat-facts 4.5: code `not-found`). */
-function envMissing(path: string, variable: string): ServiceError {
-  return new ServiceError('not-found', 400, `environment variable ${JSON.stringify(variable)} is not set`, path);
-}
-
 function checkAgainstDatabase(context: OperationContext, args: CreateArgs, table: QualifiedName): void {
   const path = context.argsPath;
   const relation = context.catalog.relations.get(relationKey(table.schema, table.name));
@@ -105,9 +99,9 @@ function checkAgainstDatabase(context: OperationContext, args: CreateArgs, table
       });
     }
   }
-  if (args.webhook_from_env !== undefined && process.env[args.webhook_from_env] === undefined) throw envMissing(`${path}.webhook_from_env`, args.webhook_from_env);
+  if (args.webhook_from_env !== undefined && process.env[args.webhook_from_env] === undefined) throw errors.environmentVariableNotSet(`${path}.webhook_from_env`, args.webhook_from_env);
   args.headers?.forEach((header, index) => {
-    if (header.value_from_env !== undefined && process.env[header.value_from_env] === undefined) throw envMissing(`${path}.headers[${index}]`, header.value_from_env);
+    if (header.value_from_env !== undefined && process.env[header.value_from_env] === undefined) throw errors.environmentVariableNotSet(`${path}.headers[${index}]`, header.value_from_env);
     if ((header.value === undefined) === (header.value_from_env === undefined)) {
       throw errors.parseFailed(`${path}.headers[${index}]`, 'give exactly one of value or value_from_env');
     }

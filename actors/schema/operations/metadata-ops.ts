@@ -11,7 +11,7 @@ import { refreshRemoteSnapshots, remotesToIntrospect, remotesToReload } from './
 type Empty = Record<string, never>;
 
 /** Hasura's consistency report: `inconsistent_objects` only when there are any. */
-export function consistencyReport(inconsistencies: readonly InconsistentObject[]): Record<string, unknown> {
+function consistencyReport(inconsistencies: readonly InconsistentObject[]): Record<string, unknown> {
   return inconsistencies.length === 0
     ? { is_consistent: true }
     : { is_consistent: false, inconsistent_objects: inconsistencies };

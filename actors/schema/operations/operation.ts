@@ -20,7 +20,7 @@ export interface OperationContext {
   /** Path of this operation's `args`: `$.args`, or `$.args[2].args` inside a bulk. */
   readonly argsPath: string;
   /**
-   * The request's transaction, begun on first use: SQL run here commits together with
+   * The request's transaction (writing requests only): SQL run here commits together with
    * the new metadata, or not at all.
    */
   transaction(): Promise<PoolClient>;

@@ -143,7 +143,7 @@ export const introspectRemoteSchema: Operation<NameArgs> = {
     if (findRemote(context, args.name) === undefined) throw errors.notExists(context.argsPath, `remote schema: ${JSON.stringify(args.name)} not found`);
     const snapshot = context.catalog.remote?.snapshots.get(args.name);
     if (snapshot?.introspection == null) {
-      throw new ServiceError('remote-schema-error', 400, snapshot?.error ?? `remote schema ${JSON.stringify(args.name)} has not been introspected`, context.argsPath);
+      throw errors.remoteSchemaFailed(context.argsPath, snapshot?.error ?? `remote schema ${JSON.stringify(args.name)} has not been introspected`);
     }
     return { response: JSON.parse(snapshot.introspection) as unknown };
   },
@@ -162,13 +162,13 @@ export const addRemoteSchemaPermissions: Operation<PermissionArgs & { definition
   argsSchema: 'query/add_remote_schema_permissions',
   async run(args, context) {
     if (context.catalog.remote?.permissionsEnabled !== true) {
-      throw new ServiceError('constraint-violation', 400, 'remote schema permissions can only be added when remote schema permissions are enabled in the graphql-engine', context.argsPath);
+      throw errors.remotePermissionsDisabled(context.argsPath);
     }
     const entry = permissionTarget(args, context);
     if ((entry.permissions ?? []).some((permission) => permission.role === args.role)) throw errors.alreadyExists(context.argsPath, `${permissionName(args)} already exists`);
     const snapshot = context.catalog.remote?.snapshots.get(entry.name);
     if (snapshot?.introspection == null) {
-      throw new ServiceError('remote-schema-error', 400, snapshot?.error ?? `remote schema ${JSON.stringify(entry.name)} has not been introspected`, context.argsPath);
+      throw errors.remoteSchemaFailed(context.argsPath, snapshot?.error ?? `remote schema ${JSON.stringify(entry.name)} has not been introspected`);
     }
     try {
       await context.request((subjects) => subjects.remote('validate_permission'), { name: entry.name, introspection: snapshot.introspection, schema: args.definition.schema });

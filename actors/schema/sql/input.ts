@@ -133,7 +133,7 @@ export class InputReader {
   }
 }
 
-export function isSessionVariable(value: string): boolean {
+function isSessionVariable(value: string): boolean {
   return value.toLowerCase().startsWith(SESSION_VARIABLE_PREFIX);
 }
 

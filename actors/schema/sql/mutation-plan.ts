@@ -47,16 +47,12 @@ export interface MutationFieldPlan {
 }
 
 /** `service.user` is set by every writing statement, before it writes (see `writeStatement`). */
-export const SESSION_SETTING = 'service.user';
-/**
- * The event trigger capture reads the session from this logical decoding message. Its
- * `sessionMessageSql` (actors/triggers/session-message.ts) is a statement of its own;
- * here the same call rides in the writing statement, which saves a round trip.
- */
-export { SESSION_MESSAGE_PREFIX };
+const SESSION_SETTING = 'service.user';
 
 /**
- * A writing statement: `with <ctes> select <outputs> from (<session>) as "_session"`.
+ * A writing statement: `with <ctes> select <outputs> from (<session>) as "_session"`. The
+ * session subquery also emits the logical decoding message event trigger capture reads
+ * the session from (`SESSION_MESSAGE_PREFIX`), when triggers exist.
  * The session subquery is scanned before the outputs are projected, and the outputs are
  * what first reads the CTEs, so `service.user` is set (transaction-local) before any row
  * is written and any BEFORE trigger runs; AFTER triggers run at the statement's end.
@@ -65,7 +61,7 @@ export function writeStatement(context: MutationContext, ctes: readonly string[]
   const session = context.params.add({ kind: 'session-json' }, 'text');
   const message = context.emitSessionMessage ? `, pg_logical_emit_message(true, '${SESSION_MESSAGE_PREFIX}', ${session})` : '';
   const columns = outputs.map(([name, expression]) => `${expression} as "${name}"`).join(', ');
-  return `with ${ctes.join(', ')} select ${columns} from (select set_config('${SESSION_SETTING}', ${session}, true)${message}) as "_session"`;
+  return `${ctes.length === 0 ? '' : `with ${ctes.join(', ')} `}select ${columns} from (select set_config('${SESSION_SETTING}', ${session}, true)${message}) as "_session"`;
 }
 
 export function step(context: MutationContext, sql: string, options: { carries?: boolean; checked?: boolean; failures?: StepFailure[] } = {}): MutationStep {

@@ -5,12 +5,6 @@ import { INT_TYPE, type ColumnType } from '../graphql/column-types.js';
 import { inputArgumentsOf } from '../graphql/function-model.js';
 import { operatorNamed } from './operators.js';
 
-/**
- * Checks a select permission against the database and the tracked tables: its columns
- * exist, and its filter names only columns, operators, relationships and tables that
- * exist. Used by the consistency check (a permission left broken by a dropped column is
- * an inconsistent object) and by `create_select_permission` before it commits.
- */
 export interface PermissionProblem {
   /** JSON path of the offending part, relative to the permission object (`$.filter.author.name`). */
   path: string;
@@ -19,6 +13,12 @@ export interface PermissionProblem {
 
 const COLUMN_OPERATORS = new Set(['_ceq', '_cne', '_cneq', '_cgt', '_clt', '_cgte', '_clte']);
 
+/**
+ * Checks a select permission against the database and the tracked tables: its columns
+ * exist, and its filter names only columns, operators, relationships and tables that
+ * exist. Used by the consistency check (a permission left broken by a dropped column is
+ * an inconsistent object) and by `create_select_permission` before it commits.
+ */
 export function selectPermissionProblem(model: SourceModel, catalog: Catalog, tableKey: string, permission: SelectPermission): PermissionProblem | null {
   const table = model.tables.get(tableKey);
   const relation = catalog.relations.get(tableKey);

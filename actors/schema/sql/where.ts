@@ -100,7 +100,7 @@ function computedFieldNamed(context: CompileContext, scope: Scope, name: string)
   return field !== undefined && takesNoArguments(field) ? field : undefined;
 }
 
-export function takesNoArguments(field: ComputedFieldModel): boolean {
+function takesNoArguments(field: ComputedFieldModel): boolean {
   return inputArgumentsOf(field.arguments).length === 0;
 }
 

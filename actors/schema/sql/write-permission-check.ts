@@ -3,17 +3,17 @@ import type { Catalog } from '../../../src/pg/catalog.js';
 import type { SourceModel } from '../graphql/table-model.js';
 import { filterProblem, type PermissionProblem } from './select-permission-check.js';
 
+export type WritePermission =
+  | { kind: 'insert'; permission: InsertPermission }
+  | { kind: 'update'; permission: UpdatePermission }
+  | { kind: 'delete'; permission: DeletePermission };
+
 /**
  * Checks insert, update and delete permissions against the database and the tracked
  * tables as select permissions are checked (select-permission-check.ts): the columns
  * and preset columns exist, and `check`/`filter` name only what exists. Used by the
  * consistency check, which the create operations rely on before they commit.
  */
-export type WritePermission =
-  | { kind: 'insert'; permission: InsertPermission }
-  | { kind: 'update'; permission: UpdatePermission }
-  | { kind: 'delete'; permission: DeletePermission };
-
 export function writePermissionProblem(model: SourceModel, catalog: Catalog, tableKey: string, write: WritePermission): PermissionProblem | null {
   const table = model.tables.get(tableKey);
   const relation = catalog.relations.get(tableKey);

@@ -27,7 +27,7 @@ export interface ChangeSink {
   change(change: RowChange, transaction: TransactionInfo): Promise<unknown>[];
 }
 
-/** The logical decoding message prefix of session variables (see session-message.ts). */
+/** The logical decoding message prefix of session variables (emitted by actors/schema/sql/mutation-plan.ts writeStatement). */
 export const SESSION_MESSAGE_PREFIX = 'service.session';
 
 /** Above this many unstored events the replication socket is paused; below the low mark it resumes. */

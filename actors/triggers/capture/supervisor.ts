@@ -1,10 +1,10 @@
 import type { KV } from '@nats-io/kv';
 import type { Logger } from '../../../src/log/logger.js';
-import type { MetadataStore } from '../../../src/metadata/store.js';
+import { METADATA_WRITE_LOCK, type MetadataStore } from '../../../src/metadata/store.js';
 import type { Metadata } from '../../../src/metadata/types.js';
 import type { Pool } from '../../../src/pg/pool.js';
 import { inTransaction } from '../../../src/pg/transaction.js';
-import { METADATA_TABLE, METADATA_WRITE_LOCK, PUBLICATION } from '../names.js';
+import { METADATA_TABLE, PUBLICATION } from '../names.js';
 import { TriggerSet } from '../trigger-set.js';
 import type { ChangeEvents } from './change-events.js';
 import { LEASE_RENEW_MS, ReplicationLease } from './lease.js';

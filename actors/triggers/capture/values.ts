@@ -67,7 +67,7 @@ function arrayToJson(items: ArrayItem[], element: (text: string | null) => strin
 }
 
 /** Parses an array's text form (`{1,NULL,"a b",{2,3}}`, optionally `[0:1]={...}`). */
-export function parseArrayLiteral(text: string): ArrayItem[] {
+function parseArrayLiteral(text: string): ArrayItem[] {
   let position = text.startsWith('[') ? text.indexOf('=') + 1 : 0;
   const parseLevel = (): ArrayItem[] => {
     const items: ArrayItem[] = [];

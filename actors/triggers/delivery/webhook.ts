@@ -1,7 +1,7 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import got, { type Got } from 'got';
-import { ENGINE_VERSION } from '../../../src/version.js';
+import { USER_AGENT } from '../../../src/version.js';
 import type { Trigger } from '../trigger-set.js';
 
 /** What one webhook call came to (compat-facts 4.2, 4.3). */
@@ -15,9 +15,6 @@ export interface AttemptResult {
   retryAfter: number | null;
   ms: number;
 }
-
-/** `service-graphql-engine/<version>`: Hasura's User-Agent in our vocabulary (compat-facts 0). */
-export const USER_AGENT = `service-graphql-engine/${ENGINE_VERSION}`;
 
 /**
  * Calls webhooks with `got`: POST, the trigger's headers then the default ones (which

@@ -34,14 +34,14 @@ export interface EventByIdRequest {
   invocation_log_offset: number;
 }
 
+/** How long redeliver_event listens for the instances that have the event in flight. */
+const IN_FLIGHT_WINDOW_MS = 250;
+
 /**
  * What only the triggers actor can do for the /v1/query event operations: it owns the
  * event and invocation logs. The schema actor has already checked the request against
  * the metadata (the trigger exists, manual mode is on).
  */
-/** How long redeliver_event listens for the instances that have the event in flight. */
-const IN_FLIGHT_WINDOW_MS = 250;
-
 export function serveTriggerRequests(context: ActorContext, eventLog: EventLog, reader: () => LogReader): void {
   const { bus } = context;
   const subjects = bus.subjects;
