@@ -3,7 +3,6 @@ import type { Actor } from '../../src/actor/actor.js';
 import { ensureKv } from '../../src/bus/jetstream.js';
 import { encodeJson } from '../../src/bus/wire.js';
 import { MetadataStore } from '../../src/metadata/store.js';
-import type { Metadata } from '../../src/metadata/types.js';
 import { createPool } from '../../src/pg/pool.js';
 import { validate } from '../../src/schemas/validator.js';
 import { ChangeEvents } from './capture/change-events.js';
@@ -82,7 +81,7 @@ export const triggersActor: Actor = {
       store,
       kv: leases,
       instance: context.instance,
-      wanted: () => ({ hasTriggers: triggers.size > 0, resourceVersion: current.resourceVersion, metadata: current.metadata as Metadata }),
+      wanted: () => ({ hasTriggers: triggers.size > 0, resourceVersion: current.resourceVersion }),
       events,
       values,
       announce: (kind, detail) => context.announce(kind, detail),
@@ -105,7 +104,7 @@ export const triggersActor: Actor = {
     // Delivery starts with the first trigger; once started it keeps draining (archived events included).
     if (triggers.size > 0) delivery.start();
     capture.start();
-    serveTriggerRequests(context, eventLog, () => new LogReader(bus, eventLog.js, (name) => triggers.byName(name) !== undefined));
+    serveTriggerRequests(context, eventLog, new LogReader(bus, eventLog.js, (name) => triggers.byName(name) !== undefined));
 
     context.listen<{ resource_version: number; instance: string }>(bus.subjects.metadataChanged, async (message) => {
       validate('bus/metadata-changed', message);

@@ -7,6 +7,9 @@ export function sameTable(a: QualifiedName, b: QualifiedName): boolean {
   return a.schema === b.schema && a.name === b.name;
 }
 
+/** Functions are named as tables are: `{schema, name}`. */
+export const sameFunction = sameTable;
+
 export function defaultSourceOf(metadata: Metadata): SourceEntry {
   const source = metadata.sources[0];
   if (source === undefined) throw new Error('metadata has no source');

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
@@ -41,7 +42,7 @@ export async function startTarget(command: string, args: string[], env: Record<s
     child,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
@@ -69,10 +70,38 @@ export async function load(url: string, body: string, options: { seconds: number
 
 /** The resident memory of a process, in MiB, from /proc (Linux). */
 export async function residentMiB(pid: number): Promise<number> {
-  const { readFile } = await import('node:fs/promises');
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
   return Math.round(kb / 1024);
+}
+
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds (user + system) a process has used, from /proc: a cost per request or event
+ * that other load on the machine disturbs far less than a rate. Null off Linux.
+ */
+export async function cpuSeconds(pid: number): Promise<number | null> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** The middle value (the upper one of an even count); sorts `values`. */
+export function median(values: number[]): number {
+  return values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+}
+
+/** Prints a Markdown table, columns padded to their widest cell. */
+export function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
+  process.stdout.write(`${[line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n')}\n`);
 }
 
 /** Extra node flags for the engine under test (e.g. `--cpu-prof`), from BENCH_ENGINE_NODE_ARGS. */

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
-import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { startEmbeddedPostgres } from '../../src/pg/embedded.js';
-import { load, probe, startBenchEngine, startTarget, type LoadResult, type Target } from './harness.js';
+import { cpuSeconds, load, median, printTable, probe, startBenchEngine, startTarget, type LoadResult, type Target } from './harness.js';
 
 /**
  * A remote schema query through the engine against the same query sent to the fixture
@@ -37,13 +36,6 @@ interface Figures {
   errors: number;
 }
 
-/** A process's CPU time (user + system) in ms, from /proc (Linux; clock ticks of 10 ms). */
-async function cpuMs(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
 function post(agent: Agent, url: string, body: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
@@ -65,8 +57,6 @@ async function latencies(agent: Agent, url: string, samples: number): Promise<{ 
   times.sort((a, b) => a - b);
   return { p50: times[Math.floor(times.length * 0.5)]!, p99: times[Math.floor(times.length * 0.99)]! };
 }
-
-const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * Runs the remote schema benchmark with its own database, fixture server and engine, and
@@ -101,9 +91,9 @@ export async function runRemoteBench(natsUrl = process.env.SERVICE_GRAPHQL_NATS_
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, url, pid] of round % 2 === 0 ? runs : [...runs].reverse()) {
         const latency = await latencies(agent, url, SAMPLES);
-        const cpuBefore = await cpuMs(pid);
+        const cpuBefore = (await cpuSeconds(pid)) ?? 0;
         const loaded: LoadResult = await load(url, QUERY, { seconds: SECONDS, connections: CONNECTIONS });
-        const cpu = ((await cpuMs(pid)) - cpuBefore) * 1000 / (loaded.rps * SECONDS);
+        const cpu = (((await cpuSeconds(pid)) ?? 0) - cpuBefore) * 1e6 / (loaded.rps * SECONDS);
         rounds.get(name)!.push({ p50: latency.p50, p99: latency.p99, rps: loaded.rps, cpu, errors: loaded.errors });
       }
     }
@@ -133,9 +123,8 @@ export const REMOTE_BENCH_TITLE = `remote schema query, ${ROUNDS} alternating ro
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   try {
     const rows = await runRemoteBench();
-    const widths = REMOTE_BENCH_HEADER.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-    const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
-    process.stdout.write(`\n${REMOTE_BENCH_TITLE}\n${[line(REMOTE_BENCH_HEADER), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n')}\n`);
+    process.stdout.write(`\n${REMOTE_BENCH_TITLE}\n`);
+    printTable(REMOTE_BENCH_HEADER, rows);
   } catch (error) {
     process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 1;

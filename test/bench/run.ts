@@ -3,7 +3,7 @@ import { startEmbeddedPostgres } from '../../src/pg/embedded.js';
 import { createPool } from '../../src/pg/pool.js';
 import { runAuthBench } from './auth.js';
 import { seedDataset } from './dataset.js';
-import { load, probe, residentMiB, startBenchEngine, startTarget, type LoadResult, type Target } from './harness.js';
+import { load, median, printTable, probe, residentMiB, startBenchEngine, startTarget, type LoadResult, type Target } from './harness.js';
 import { QUERIES } from './queries.js';
 import { REMOTE_BENCH_HEADER, REMOTE_BENCH_TITLE, runRemoteBench } from './remote.bench.js';
 import { MUTATION_TRACKING, prepareMutationTable } from './mutations.js';
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
           if (sampler !== undefined) peakRss = Math.max(peakRss, await sampler.stop());
         }
       }
-      const results = new Map([...rounds].map(([name, list]) => [name, median(list)]));
+      const results = new Map([...rounds].map(([name, list]) => [name, medianResult(list)]));
       const ours = results.get('engine')!;
       for (const [name] of runs) {
         const result = results.get(name)!;
@@ -124,24 +124,17 @@ function sampleRss(pid: number): { stop(): Promise<number> } {
   };
 }
 
-function median(results: LoadResult[]): LoadResult {
-  const middle = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+function medianResult(results: LoadResult[]): LoadResult {
   return {
-    rps: middle(results.map((result) => result.rps)),
-    p50: middle(results.map((result) => result.p50)),
-    p99: middle(results.map((result) => result.p99)),
+    rps: median(results.map((result) => result.rps)),
+    p50: median(results.map((result) => result.p50)),
+    p99: median(results.map((result) => result.p99)),
     errors: results.reduce((sum, result) => sum + result.errors, 0),
   };
 }
 
 function ratio(a: number, b: number): string {
   return b === 0 ? 'n/a' : `${(a / b).toFixed(2)}x`;
-}
-
-function printTable(header: string[], rows: string[][]): void {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
-  process.stdout.write(`${[line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n')}\n`);
 }
 
 main().then(

@@ -14,18 +14,16 @@
  * BENCH_ENGINE_NODE_ARGS (extra node flags for the engine, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
-import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/pg/embedded.js';
-import { startBenchEngine, type Target } from './harness.js';
+import { cpuSeconds, printTable, startBenchEngine, type Target } from './harness.js';
 
 const ENGINE_PORT = 5570;
 /** USER_HZ, the unit of /proc/<pid>/stat times: 100 on Linux. */
-const CLOCK_TICKS_PER_SECOND = 100;
 const CHANGES = Number(process.env.BENCH_TRIGGERS_CHANGES ?? 30_000);
 const POOL = process.env.SERVICE_GRAPHQL_EVENTS_HTTP_POOL_SIZE ?? '100';
 
@@ -174,26 +172,11 @@ async function dropDatabase(url: string, name: string): Promise<void> {
   await cleanup.end();
 }
 
-/**
- * CPU seconds (user + system) a process has used, from /proc: the engine's cost per event,
- * which other load on the machine disturbs far less than its rate does. Null off Linux.
- */
-async function cpuSeconds(pid: number): Promise<number | null> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return null;
-  }
-}
-
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   try {
     const rows = await runTriggersBench();
-    const widths = TRIGGERS_BENCH_HEADER.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-    const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
-    process.stdout.write(`\n${TRIGGERS_BENCH_TITLE}\n${[line(TRIGGERS_BENCH_HEADER), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n')}\n`);
+    process.stdout.write(`\n${TRIGGERS_BENCH_TITLE}\n`);
+    printTable(TRIGGERS_BENCH_HEADER, rows);
     process.exit(0);
   } catch (error) {
     process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

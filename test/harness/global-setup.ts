@@ -1,11 +1,11 @@
 import type { TestProject } from 'vitest/node';
 import { listening, findOnPath } from '../../src/bus/local-nats.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/pg/embedded.js';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { freePort } from './free-port.js';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
+import { startPrivateNats, type PrivateNats } from './nats-server.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,7 +18,7 @@ declare module 'vitest' {
 
 let database: EmbeddedDatabase | undefined;
 let dataDir: string | undefined;
-let nats: ChildProcess | undefined;
+let nats: PrivateNats | undefined;
 
 /**
  * One PostgreSQL and one NATS for the whole run. PostgreSQL: SERVICE_GRAPHQL_TEST_DATABASE_URL
@@ -44,17 +44,14 @@ export async function setup(project: TestProject): Promise<void> {
 export async function teardown(): Promise<void> {
   await database?.stop();
   if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
-  nats?.kill('SIGTERM');
+  await nats?.kill();
 }
 
 async function natsForTests(): Promise<string> {
   const configured = process.env.SERVICE_GRAPHQL_TEST_NATS_URL;
   if (configured !== undefined && configured !== '') return configured;
   if (await listening('127.0.0.1', 4222)) return 'nats://127.0.0.1:4222';
-  const binary = findOnPath('nats-server');
-  if (binary === null) throw new Error('tests need NATS: start one on 127.0.0.1:4222, set SERVICE_GRAPHQL_TEST_NATS_URL, or put nats-server on PATH');
-  const port = 14222;
-  nats = spawn(binary, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', mkdtempSync(join(tmpdir(), 'nats-test-'))], { stdio: 'ignore' });
-  for (let i = 0; i < 100 && !(await listening('127.0.0.1', port, 200)); i++) await new Promise((r) => setTimeout(r, 100));
-  return `nats://127.0.0.1:${port}`;
+  if (findOnPath('nats-server') === null) throw new Error('tests need NATS: start one on 127.0.0.1:4222, set SERVICE_GRAPHQL_TEST_NATS_URL, or put nats-server on PATH');
+  nats = await startPrivateNats();
+  return nats.url;
 }

@@ -1,4 +1,4 @@
-import { sameTable } from '../../../src/metadata/edit.js';
+import { sameFunction, sameTable } from '../../../src/metadata/edit.js';
 import type { Metadata, QualifiedName, TableConfiguration, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog } from '../../../src/pg/catalog.js';
 import { buildFunctionsModel } from '../graphql/function-model.js';
@@ -24,28 +24,29 @@ export function duplicatedCustomRootFields(configuration: TableConfiguration | u
   return `the following custom root field names are duplicated: ${englishList([...duplicated])}`;
 }
 
+/** A tracked table or function of the metadata, by its qualified name. */
+export type NameOwner = { table: QualifiedName } | { function: QualifiedName };
+
 /**
- * The first root field (or type) name of `table` that another tracked table or function
- * already uses: two objects answering to one name would leave one of them unreachable.
+ * The first name `owner` answers to (a table's type and root fields, a function's root
+ * fields) that another tracked table or function already uses: two objects answering to
+ * one name would leave one of them unreachable.
  */
-export function rootFieldTaken(metadata: Metadata, catalog: Catalog, table: QualifiedName): string | null {
-  const tables = metadata.sources[0]?.tables ?? [];
-  const entry = tables.find((candidate) => sameTable(candidate.table, table));
-  if (entry === undefined) return null;
-  const taken = new Set<RootName>();
-  const typeNames = new Set<string>();
-  for (const other of tables) {
-    if (other === entry) continue;
-    for (const name of tableRootNames(other, catalog)) taken.add(name);
-    typeNames.add(tableTypeName(other));
+export function nameTaken(metadata: Metadata, catalog: Catalog, owner: NameOwner): string | null {
+  const own: string[] = [];
+  const taken = new Set<string>();
+  for (const entry of metadata.sources[0]?.tables ?? []) {
+    const names = [`type.${tableTypeName(entry)}`, ...tableRootNames(entry, catalog)];
+    if ('table' in owner && sameTable(entry.table, owner.table)) own.push(...names);
+    else for (const name of names) taken.add(name);
   }
   for (const fn of buildFunctionsModel(metadata, catalog).functions.values()) {
-    taken.add(`${fn.exposedAs}.${fn.fieldName}`);
-    taken.add(`${fn.exposedAs}.${fn.aggregateFieldName}`);
+    const names = [`${fn.exposedAs}.${fn.fieldName}`, `${fn.exposedAs}.${fn.aggregateFieldName}`];
+    if ('function' in owner && sameFunction(fn.function, owner.function)) own.push(...names);
+    else for (const name of names) taken.add(name);
   }
-  if (typeNames.has(tableTypeName(entry))) return tableTypeName(entry);
-  for (const name of tableRootNames(entry, catalog)) if (taken.has(name)) return name.slice(name.indexOf('.') + 1);
-  return null;
+  const name = own.find((candidate) => taken.has(candidate));
+  return name === undefined ? null : name.slice(name.indexOf('.') + 1);
 }
 
 /**
@@ -77,15 +78,6 @@ export function laterNameClaims(entries: readonly TableEntry[], catalog: Catalog
     for (const name of names) claimed.set(name, entry.table);
   }
   return clashes;
-}
-
-/** A root field name of the tracked function `fn` that a tracked table already uses, or null. */
-export function functionRootTaken(metadata: Metadata, catalog: Catalog, fn: QualifiedName): string | null {
-  const model = buildFunctionsModel(metadata, catalog).functions.get(relationKey(fn.schema, fn.name));
-  if (model === undefined) return null;
-  const taken = new Set((metadata.sources[0]?.tables ?? []).flatMap((entry) => tableRootNames(entry, catalog)));
-  for (const name of [model.fieldName, model.aggregateFieldName]) if (taken.has(`${model.exposedAs}.${name}`)) return name;
-  return null;
 }
 
 /** The root fields a table gives the admin schema (the by-primary-key ones only with a primary key). */

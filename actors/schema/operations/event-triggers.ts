@@ -1,5 +1,5 @@
 import { errors } from '../../../src/errors/errors.js';
-import { findTable, withTable } from '../../../src/metadata/edit.js';
+import { findTable, sameTable, withTable } from '../../../src/metadata/edit.js';
 import type { ColumnList, EventTriggerEntry, HeaderConf, Metadata, QualifiedName, TableEntry } from '../../../src/metadata/types.js';
 import { qualified } from '../../../src/pg/quote.js';
 import { relationKey } from '../../../src/pg/catalog.js';
@@ -152,7 +152,6 @@ function triggerTables(metadata: Metadata): QualifiedName[] {
   return (metadata.sources[0]?.tables ?? []).filter((table) => (table.event_triggers ?? []).length > 0).map((table) => table.table);
 }
 
-const sameTable = (a: QualifiedName, b: QualifiedName) => a.schema === b.schema && a.name === b.name;
 
 /**
  * For operations that replace the metadata wholesale (replace_metadata, clear_metadata):

@@ -1,5 +1,5 @@
 import { errors } from '../../../src/errors/errors.js';
-import { findTable, withSource } from '../../../src/metadata/edit.js';
+import { findTable, sameFunction, withSource } from '../../../src/metadata/edit.js';
 import type { FunctionEntry, Metadata, QualifiedName } from '../../../src/metadata/types.js';
 import { relationKey } from '../../../src/pg/catalog.js';
 import { functionsClient } from '../../functions/client.js';
@@ -7,8 +7,7 @@ import type { FunctionDescription } from '../../functions/description.js';
 import { gatherFunctionFacts, trackedKeysOf } from '../../functions/facts.js';
 import { missingFunction, overloadedFunction, quoted } from '../../functions/rules/reasons.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
-import { functionRootTaken } from '../consistency/root-fields.js';
-import { remoteRootConflict } from '../graphql/remote-consistency.js';
+import { checkNamesFree } from './root-names.js';
 
 /**
  * The function operations of `/v1/query` (interface 2.4, 4.2; compat-facts 6.1, 6.3).
@@ -22,7 +21,6 @@ export function toFunctionName(name: FunctionName): QualifiedName {
   return typeof name === 'string' ? { schema: 'public', name } : { schema: name.schema ?? 'public', name: name.name };
 }
 
-const sameFunction = (a: QualifiedName, b: QualifiedName) => a.schema === b.schema && a.name === b.name;
 
 export function functionsOf(metadata: Metadata): FunctionEntry[] {
   return metadata.sources[0]?.functions ?? [];
@@ -66,14 +64,8 @@ async function track(context: OperationContext, fn: QualifiedName, configuration
   if (comment != null) entry.comment = comment;
   await describeTracked(context, entry);
   const metadata = withFunctions(context.metadata, (functions) => [...functions, entry]);
-  checkRootFieldsFree(context, metadata, fn);
+  checkNamesFree(context, metadata, { function: fn });
   return { response: SUCCESS, metadata };
-}
-
-/** Hasura's checkConflictingNode: a function's root fields must be free, remote schemas' fields included. */
-function checkRootFieldsFree(context: OperationContext, metadata: Metadata, fn: QualifiedName): void {
-  const taken = functionRootTaken(metadata, context.catalog, fn) ?? remoteRootConflict(metadata, context.catalog, context.inconsistencies);
-  if (taken !== null) throw errors.remoteSchemaConflicts(context.argsPath, taken);
 }
 
 /** Export form (compat-facts 3.2): null settings and an empty configuration are left out. */
@@ -139,7 +131,7 @@ export const setFunctionCustomization: Operation<{ function: FunctionName; confi
     else next.configuration = kept;
     await describeTracked(context, next);
     const metadata = withFunctions(context.metadata, (functions) => functions.map((entry) => (sameFunction(entry.function, fn) ? next : entry)));
-    checkRootFieldsFree(context, metadata, fn);
+    checkNamesFree(context, metadata, { function: fn });
     return { response: SUCCESS, metadata };
   },
 };

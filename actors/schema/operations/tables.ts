@@ -1,11 +1,11 @@
 import { errors } from '../../../src/errors/errors.js';
 import { findTable, sameTable, withTable, withTables } from '../../../src/metadata/edit.js';
-import type { Metadata, QualifiedName, Relationship, TableConfiguration, TableEntry } from '../../../src/metadata/types.js';
+import type { QualifiedName, Relationship, TableConfiguration, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey } from '../../../src/pg/catalog.js';
 import { displayTable, toQualified } from '../consistency/check.js';
-import { duplicatedCustomRootFields, rootFieldTaken } from '../consistency/root-fields.js';
-import { remoteRootConflict } from '../graphql/remote-consistency.js';
+import { duplicatedCustomRootFields } from '../consistency/root-fields.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
+import { checkNamesFree } from './root-names.js';
 
 type TableArg = QualifiedName | string;
 
@@ -29,19 +29,13 @@ function track(context: OperationContext, table: QualifiedName, configuration: T
   if (isEnum === true) entry.is_enum = true;
   if (configuration !== undefined && Object.keys(configuration).length > 0) entry.configuration = configuration;
   const metadata = withTables(context.metadata, (tables) => [...tables, entry]);
-  checkRootFieldsFree(context, metadata, table);
+  checkNamesFree(context, metadata, { table });
   return { response: SUCCESS, metadata };
 }
 
 function checkCustomRootFields(context: OperationContext, configuration: TableConfiguration | undefined): void {
   const duplicated = duplicatedCustomRootFields(configuration);
   if (duplicated !== null) throw errors.parseFailed(`${context.argsPath}.configuration.custom_root_fields`, duplicated);
-}
-
-/** Hasura's `checkConflictingNode`: a table's names must be free in the schema, remote schemas' fields included. */
-function checkRootFieldsFree(context: OperationContext, metadata: Metadata, table: QualifiedName): void {
-  const taken = rootFieldTaken(metadata, context.catalog, table) ?? remoteRootConflict(metadata, context.catalog, context.inconsistencies);
-  if (taken !== null) throw errors.remoteSchemaConflicts(context.argsPath, taken);
 }
 
 export const trackTable: Operation<{ schema?: string; name?: string; table?: TableArg; is_enum?: boolean }> = {
@@ -77,7 +71,7 @@ export const setTableCustomization: Operation<{ table: TableArg; configuration: 
       else delete next.configuration;
       return next;
     });
-    checkRootFieldsFree(context, metadata, table);
+    checkNamesFree(context, metadata, { table });
     return { response: SUCCESS, metadata };
   },
 };

@@ -108,10 +108,6 @@ export class ReplicationReader {
     return this.#ended;
   }
 
-  get confirmedLsn(): bigint {
-    return this.#confirmed;
-  }
-
   get unstored(): number {
     return this.#unstored;
   }
@@ -124,10 +120,10 @@ export class ReplicationReader {
     await this.#service.destroy().catch(() => undefined);
   }
 
-  #onMessage(_lsn: string, message: Pgoutput.Message): void {
+  #onMessage(lsn: string, message: Pgoutput.Message): void {
     switch (message.tag) {
       case 'begin':
-        this.#open = { commitLsn: message.commitLsn ?? _lsn, commitTime: message.commitTime as bigint, ordinal: 0, session: null, stores: [] };
+        this.#open = { commitLsn: message.commitLsn ?? lsn, commitTime: message.commitTime as bigint, ordinal: 0, session: null, stores: [] };
         return;
       case 'relation':
         // Values stay PostgreSQL text: the library would parse them with pg's global
@@ -147,7 +143,7 @@ export class ReplicationReader {
         this.#onChange(message);
         return;
       case 'commit':
-        this.#onCommit(message.commitEndLsn ?? _lsn);
+        this.#onCommit(message.commitEndLsn ?? lsn);
         return;
       default:
         return;

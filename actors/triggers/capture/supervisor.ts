@@ -43,7 +43,7 @@ export class CaptureSupervisor {
       kv: () => Promise<KV>;
       instance: string;
       /** Whether the current metadata has any trigger (the delivery side's view). */
-      wanted: () => { hasTriggers: boolean; resourceVersion: number; metadata: Metadata | null };
+      wanted: () => { hasTriggers: boolean; resourceVersion: number };
       events: ChangeEvents;
       values: ValueConverter;
       announce: (kind: string, detail: Record<string, unknown>) => void;

@@ -169,12 +169,13 @@ export class DeliveryWorker {
     }
     const attempt = message.info.deliveryCount;
     const currentRetry = attempt - 1;
-    const body = webhookBody(message.data, Number(message.headers?.get(EVENT_HEADER.split) ?? message.data.length - 1), trigger.retry.num_retries, currentRetry);
     if (trigger.webhook === null) {
       this.deps.log.error({ trigger: trigger.name }, 'webhook_from_env names an unset variable; event retried later');
       message.nak(60_000);
       return;
     }
+    // Every stored event carries where its data ends (event-message.ts eventHeaders).
+    const body = webhookBody(message.data, Number(message.headers!.get(EVENT_HEADER.split)), trigger.retry.num_retries, currentRetry);
     this.#calling.add(message);
     let result;
     try {

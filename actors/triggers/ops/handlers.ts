@@ -42,7 +42,7 @@ const IN_FLIGHT_WINDOW_MS = 250;
  * event and invocation logs. The schema actor has already checked the request against
  * the metadata (the trigger exists, manual mode is on).
  */
-export function serveTriggerRequests(context: ActorContext, eventLog: EventLog, reader: () => LogReader): void {
+export function serveTriggerRequests(context: ActorContext, eventLog: EventLog, reader: LogReader): void {
   const { bus } = context;
   const subjects = bus.subjects;
 
@@ -70,7 +70,7 @@ export function serveTriggerRequests(context: ActorContext, eventLog: EventLog, 
 
   context.serve(subjects.triggers('redeliver'), async (request) => {
     const message = validate<RedeliverRequest>('bus/triggers-redeliver', request.json());
-    const found = await reader().findEvent(message.event_id);
+    const found = await reader.findEvent(message.event_id);
     if (found === null) throw errors.notExists('$.args.event_id', 'event not found');
     // compat-facts 4.6: an event whose webhook call is under way on any instance is "locked".
     const answers = await bus.gather<{ in_flight: boolean }>(subjects.triggersInFlight, { event_id: message.event_id }, IN_FLIGHT_WINDOW_MS);
@@ -83,17 +83,17 @@ export function serveTriggerRequests(context: ActorContext, eventLog: EventLog, 
 
   context.serve(subjects.triggers('event_logs'), async (request) => {
     const message = validate<EventLogsRequest>('bus/triggers-event-logs', request.json());
-    return encodeJson(await reader().eventLogs(message.trigger_name, message.status, message.limit, message.offset));
+    return encodeJson(await reader.eventLogs(message.trigger_name, message.status, message.limit, message.offset));
   });
 
   context.serve(subjects.triggers('invocation_logs'), async (request) => {
     const message = validate<InvocationLogsRequest>('bus/triggers-invocation-logs', request.json());
-    return encodeJson(await reader().invocationLogs(message.trigger_name, message.limit, message.offset));
+    return encodeJson(await reader.invocationLogs(message.trigger_name, message.limit, message.offset));
   });
 
   context.serve(subjects.triggers('event_by_id'), async (request) => {
     const message = validate<EventByIdRequest>('bus/triggers-event-by-id', request.json());
-    const found = await reader().eventById(message.event_id, message.invocation_log_limit, message.invocation_log_offset);
+    const found = await reader.eventById(message.event_id, message.invocation_log_limit, message.invocation_log_offset);
     if (found === null) throw errors.notExists('$.args.event_id', 'event not found');
     return encodeJson(found);
   });

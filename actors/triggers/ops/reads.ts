@@ -117,7 +117,11 @@ export class LogReader {
 
 function groupByEvent(records: InvocationRecord[]): Map<string, InvocationRecord[]> {
   const map = new Map<string, InvocationRecord[]>();
-  for (const record of records) map.set(record.event_id, [...(map.get(record.event_id) ?? []), record]);
+  for (const record of records) {
+    const list = map.get(record.event_id);
+    if (list === undefined) map.set(record.event_id, [record]);
+    else list.push(record);
+  }
   return map;
 }
 

@@ -1,4 +1,4 @@
-import { jetstreamManager, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
+import { jetstreamManager, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 
 /**
@@ -7,8 +7,8 @@ import type { NatsConnection } from '@nats-io/transport-node';
  * (event logs, invocation logs, an event by id) cost one pass over the trigger's (or,
  * for an id, the whole) log; the retention bounds it.
  */
-export async function scanStream(nc: NatsConnection, js: JetStreamClient, stream: string, filter: string, visit: (message: JsMsg) => boolean | void): Promise<void> {
-  const jsm = await jetstreamManager(nc);
+export async function scanStream(nc: NatsConnection, js: JetStreamClient, stream: string, filter: string, visit: (message: JsMsg) => void): Promise<void> {
+  const jsm = await managerOf(nc);
   let count = 0;
   try {
     const info = await jsm.streams.info(stream, { subjects_filter: filter });
@@ -21,9 +21,24 @@ export async function scanStream(nc: NatsConnection, js: JetStreamClient, stream
   const messages = await consumer.consume({ max_messages: 1000 });
   try {
     for await (const message of messages) {
-      if (visit(message) === false || message.info.pending === 0) break;
+      visit(message);
+      if (message.info.pending === 0) break;
     }
   } finally {
     await messages.close();
   }
+}
+
+/** One manager per connection: making one checks the JetStream API with a round trip. */
+const managers = new WeakMap<NatsConnection, Promise<JetStreamManager>>();
+
+function managerOf(nc: NatsConnection): Promise<JetStreamManager> {
+  let manager = managers.get(nc);
+  if (manager === undefined) {
+    manager = jetstreamManager(nc);
+    managers.set(nc, manager);
+    // A failed check (JetStream away) is not kept: the next scan asks again.
+    manager.catch(() => managers.delete(nc));
+  }
+  return manager;
 }
