@@ -4,7 +4,6 @@ import { invariant } from '../../src/errors/service-error.js';
 import { ADMIN_ROLE, makeSession, sessionVariablesFromHeaders, withoutBackendOnlyClaim, type Session } from '../../src/session/session.js';
 import { presentedSecret, secretMatches } from './admin-secret.js';
 import type { JwtAuthenticator } from './jwt/authenticate.js';
-import { headerLabel } from './jwt/token-header.js';
 import type { AuthWebhook, HookRequest } from './webhook.js';
 
 /** Request headers (lower-case names) -> the session the request runs as, or an auth error. */
@@ -54,7 +53,7 @@ export function createSessionResolver(config: Config, modes: AuthModes = {}): Se
     if (jwt !== undefined) {
       const session = await jwt.sessionFor(headers);
       return session === undefined
-        ? withoutCredentials(headers, () => errors.jwtMissingHeader('$', headerLabel(jwt.settings.header)))
+        ? withoutCredentials(headers, () => errors.jwtMissingHeader('$', jwt.settings.header.type))
         : withoutBackendOnlyClaim(session);
     }
     if (webhook !== undefined) return withoutBackendOnlyClaim(await webhook(headers, request));

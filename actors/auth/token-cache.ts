@@ -56,8 +56,4 @@ export class TokenCache<T> {
     }
     this.entries.set(key, { value, expiresAt, keysVersion });
   }
-
-  clear(): void {
-    this.entries.clear();
-  }
 }

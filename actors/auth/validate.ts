@@ -2,7 +2,6 @@ import { ConfigError, type Config } from '../../src/config/load.js';
 import { OPTIONS } from '../../src/config/options.js';
 import { validateJwtConfig, type JwtSettings } from './jwt/config.js';
 
-export { validateJwtConfig };
 
 /**
  * Every start-up check of the auth settings that `loadConfig` does not make: the JWT

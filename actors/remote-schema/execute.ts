@@ -1,5 +1,5 @@
 import type { HandlerReply } from '../../src/bus/responder.js';
-import { encodeText } from '../../src/bus/wire.js';
+import { encodeJson } from '../../src/bus/wire.js';
 import { resolveDefinition, type ResolvedRemote } from './definition.js';
 import { upstreamHeaders } from './headers.js';
 import { SET_COOKIE_META, type ExecuteRequest } from './messages.js';
@@ -28,7 +28,7 @@ export async function executeUpstream(client: UpstreamClient, request: ExecuteRe
     throw errors.remoteSchemaFailed('$', `the remote server at ${remote.url} answered HTTP ${response.status} without a GraphQL response object`);
   }
   const result = parsed as { data?: unknown; errors?: unknown };
-  if (Array.isArray(result.errors) && result.errors.length > 0) return { body: encodeText(JSON.stringify({ data: null, errors: result.errors })), meta };
+  if (Array.isArray(result.errors) && result.errors.length > 0) return { body: encodeJson({ data: null, errors: result.errors }), meta };
   if (response.status < 200 || response.status >= 300 || result.data === undefined) {
     throw errors.remoteSchemaFailed('$', `the remote server at ${remote.url} answered HTTP ${response.status} without data or errors`);
   }

@@ -7,23 +7,14 @@ import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
 export interface HttpResponse {
   status: number;
   headers: IncomingHttpHeaders;
-  /** Header names and values as received, alternating, in order. */
-  rawHeaders: string[];
   body: Buffer;
 }
 
-export interface HttpCall {
-  method?: 'GET' | 'POST';
+export interface HttpPost {
   headers?: OutgoingHttpHeaders;
-  body?: string | Uint8Array;
-  /** For the whole call, a transport retry included: connecting, sending and reading the whole body. */
+  body: string | Uint8Array;
+  /** For the whole call: connecting, sending and reading the whole body. */
   timeoutMs: number;
-  /**
-   * Try once more, at once, when the connection breaks before any answer (ECONNRESET,
-   * EPIPE): a server closing an idle keep-alive socket as the request goes out is routine.
-   * Only for callers that may send a request twice.
-   */
-  retryOnReset?: boolean;
 }
 
 /** No complete answer within the call's time. */
@@ -47,8 +38,6 @@ export class HttpRequestError extends Error {
   }
 }
 
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE']);
-
 /** Parsed URLs kept; beyond this many distinct ones the cache starts over. */
 const TARGETS_KEPT = 1000;
 
@@ -56,7 +45,7 @@ type Target = RequestOptions & { protocol: string };
 
 /**
  * The remote-schema actor's HTTP client: keep-alive sockets, at most `maxSockets` per host,
- * no redirects followed and nothing retried but the transport hiccup `retryOnReset` names.
+ * no redirects followed and nothing retried (a GraphQL POST may be a mutation).
  *
  * The one place the engine does not use `got` (ARCHITECTURE, chosen libraries): a remote
  * query is forwarded on every request, and got's option merging, hooks and stream wrapping
@@ -76,9 +65,48 @@ export class HttpClient {
     this.#https = new HttpsAgent({ keepAlive: true, maxSockets: options.maxSockets, scheduling: 'lifo' });
   }
 
-  send(url: string, call: HttpCall): Promise<HttpResponse> {
-    const deadline = performance.now() + call.timeoutMs;
-    return this.#attempt(url, call, deadline, call.retryOnReset === true);
+  /** POSTs `call.body`; whatever the status, resolves with the whole answer. */
+  post(url: string, call: HttpPost): Promise<HttpResponse> {
+    return new Promise((resolve, reject) => {
+      const target = this.#target(url);
+      if (target instanceof HttpRequestError) {
+        reject(target);
+        return;
+      }
+      const secure = target.protocol === 'https:';
+      const body = typeof call.body === 'string' ? Buffer.from(call.body) : call.body;
+      const headers: OutgoingHttpHeaders = { ...call.headers, 'content-length': body.byteLength };
+      const open = secure ? httpsRequest : httpRequest;
+      const request = open({ ...target, method: 'POST', headers, agent: secure ? this.#https : this.#http });
+      let settled = false;
+      const settle = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        outcome();
+      };
+      const timer = setTimeout(() => {
+        settle(() => reject(new HttpTimeoutError(call.timeoutMs)));
+        request.destroy();
+      }, call.timeoutMs);
+      request.on('error', (error: NodeJS.ErrnoException) => settle(() => reject(new HttpRequestError(error.code ?? 'ERR_REQUEST', error.message))));
+      request.on('response', (response: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', (error: NodeJS.ErrnoException) => settle(() => reject(new HttpRequestError(error.code ?? 'ERR_RESPONSE', error.message))));
+        response.on('close', () => {
+          if (!response.complete) settle(() => reject(new HttpRequestError('ECONNRESET', 'the connection closed before the whole response arrived')));
+        });
+        response.on('end', () => {
+          const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+          decompress(raw, response.headers['content-encoding']).then(
+            (decoded) => settle(() => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: decoded })),
+            (error: Error) => settle(() => reject(new HttpRequestError('ERR_CONTENT_DECODING', `the response body does not decompress: ${error.message}`))),
+          );
+        });
+      });
+      request.end(body);
+    });
   }
 
   /** Closes the idle sockets; calls in flight finish. */
@@ -102,58 +130,6 @@ export class HttpClient {
     if (this.#targets.size >= TARGETS_KEPT) this.#targets.clear();
     this.#targets.set(url, target);
     return target;
-  }
-
-  #attempt(url: string, call: HttpCall, deadline: number, mayRetry: boolean): Promise<HttpResponse> {
-    return new Promise((resolve, reject) => {
-      const target = this.#target(url);
-      if (target instanceof HttpRequestError) {
-        reject(target);
-        return;
-      }
-      const secure = target.protocol === 'https:';
-      const body = typeof call.body === 'string' ? Buffer.from(call.body) : call.body;
-      const headers: OutgoingHttpHeaders = body === undefined ? { ...call.headers } : { ...call.headers, 'content-length': body.byteLength };
-      const open = secure ? httpsRequest : httpRequest;
-      const request = open({ ...target, method: call.method ?? 'POST', headers, agent: secure ? this.#https : this.#http });
-      let answered = false;
-      let settled = false;
-      const settle = (outcome: () => void) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        outcome();
-      };
-      const timer = setTimeout(() => {
-        settle(() => reject(new HttpTimeoutError(call.timeoutMs)));
-        request.destroy();
-      }, Math.max(0, deadline - performance.now()));
-      request.on('error', (error: NodeJS.ErrnoException) => {
-        const code = error.code ?? 'ERR_REQUEST';
-        if (!answered && mayRetry && RESET_CODES.has(code) && performance.now() < deadline) {
-          settle(() => resolve(this.#attempt(url, call, deadline, false)));
-          return;
-        }
-        settle(() => reject(new HttpRequestError(code, error.message)));
-      });
-      request.on('response', (response: IncomingMessage) => {
-        answered = true;
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', (error: NodeJS.ErrnoException) => settle(() => reject(new HttpRequestError(error.code ?? 'ERR_RESPONSE', error.message))));
-        response.on('close', () => {
-          if (!response.complete) settle(() => reject(new HttpRequestError('ECONNRESET', 'the connection closed before the whole response arrived')));
-        });
-        response.on('end', () => {
-          const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-          decompress(raw, response.headers['content-encoding']).then(
-            (decoded) => settle(() => resolve({ status: response.statusCode ?? 0, headers: response.headers, rawHeaders: response.rawHeaders, body: decoded })),
-            (error: Error) => settle(() => reject(new HttpRequestError('ERR_CONTENT_DECODING', `the response body does not decompress: ${error.message}`))),
-          );
-        });
-      });
-      request.end(body);
-    });
   }
 }
 

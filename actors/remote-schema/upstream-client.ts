@@ -23,7 +23,7 @@ export class UpstreamClient {
   async post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<UpstreamResponse> {
     const all = headers['user-agent'] === undefined ? { ...headers, 'user-agent': USER_AGENT } : headers;
     try {
-      const response = await this.#http.send(url, { body, headers: all, timeoutMs });
+      const response = await this.#http.post(url, { body, headers: all, timeoutMs });
       return { status: response.status, body: response.body, setCookies: response.headers['set-cookie'] ?? [] };
     } catch (error) {
       if (error instanceof HttpTimeoutError) throw errors.remoteSchemaFailed('$', `the remote server at ${url} did not answer within ${timeoutMs / 1000} seconds (timeout_seconds)`);

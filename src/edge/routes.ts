@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Bus } from '../bus/bus.js';
+import { encodeJson } from '../bus/wire.js';
 import type { Config } from '../config/load.js';
 import type { ApiName } from '../config/options.js';
 import { configReport } from '../config/report.js';
@@ -88,14 +89,14 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
       const session = await resolveSession(request, facts.requestId);
       facts.role = session.role;
       if (!isAdmin(session)) throw errors.adminOnly('$');
-      return sendBody(request, response, 200, encode(configReport(config, ENGINE_VERSION)), JSON_TYPE, facts.requestId);
+      return sendBody(request, response, 200, encodeJson(configReport(config, ENGINE_VERSION)), JSON_TYPE, facts.requestId);
     } catch (error) {
       return sendQueryError(response, asServiceError(error, deps.log, facts), false);
     }
   };
 
   const version: RouteHandler = async (request, response, facts) =>
-    sendBody(request, response, 200, encode({ version: ENGINE_VERSION, server_type: 'ce' }), JSON_TYPE, facts.requestId);
+    sendBody(request, response, 200, encodeJson({ version: ENGINE_VERSION, server_type: 'ce' }), JSON_TYPE, facts.requestId);
 
   const health: RouteHandler = async (request, response, facts) => {
     const strict = new URL(request.url ?? '/', 'http://edge').searchParams.get('strict') === 'true';
@@ -154,10 +155,6 @@ function parseJson(bytes: Buffer): unknown {
   } catch (error) {
     throw errors.invalidJson('$', (error as Error).message);
   }
-}
-
-function encode(value: unknown): Uint8Array {
-  return Buffer.from(JSON.stringify(value));
 }
 
 function headerValue(request: IncomingMessage, name: string): string | undefined {

@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateAuthConfig, validateJwtConfig } from '../../actors/auth/validate.js';
+import { validateJwtConfig } from '../../actors/auth/jwt/config.js';
+import { validateAuthConfig } from '../../actors/auth/validate.js';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { startTestEngine } from '../harness/engine.js';

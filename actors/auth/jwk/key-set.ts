@@ -1,5 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import { createLocalJWKSet, type JWK, type JWTVerifyGetKey } from 'jose';
+import { JWK_SET_ALGORITHMS } from '../jwt/config.js';
 
 export interface ParsedKeySet {
   verify: JWTVerifyGetKey;
@@ -28,7 +29,7 @@ export function parseKeySet(body: unknown): ParsedKeySet {
   for (const candidate of (body as { keys: unknown[] }).keys) {
     const jwk = candidate as JWK;
     const isRsaSigningKey = typeof jwk === 'object' && jwk !== null && jwk.kty === 'RSA' && jwk.use !== 'enc' && jwk.d === undefined;
-    if (!isRsaSigningKey || (jwk.alg !== undefined && !/^RS(256|384|512)$/.test(jwk.alg))) {
+    if (!isRsaSigningKey || (jwk.alg !== undefined && !(JWK_SET_ALGORITHMS as readonly string[]).includes(jwk.alg))) {
       skipped++;
       continue;
     }

@@ -13,8 +13,6 @@ export interface JwtAuthenticator {
    * request carries no token header at all. Throws the JWT errors of compat-facts 5.3.
    */
   sessionFor(headers: Record<string, string>): Promise<Session | undefined>;
-  /** The token's identity (roles and claims), verified or from the cache. */
-  identityOf(token: string): Promise<TokenIdentity>;
   readonly cache: TokenCache<TokenIdentity> | undefined;
 }
 
@@ -26,6 +24,7 @@ export interface JwtAuthenticator {
 export function createJwtAuthenticator(settings: JwtSettings, keys: JwtKeySource, options: { cache?: TokenCache<TokenIdentity> | false } = {}): JwtAuthenticator {
   const cache = options.cache === false ? undefined : (options.cache ?? new TokenCache<TokenIdentity>());
 
+  /** The token's identity (roles and claims), verified or from the cache. */
   const identityOf = async (token: string): Promise<TokenIdentity> => {
     if (cache === undefined) return identityFromPayload(await verifyJwt(token, keys, settings), settings.claims);
     const cacheKey = TokenCache.keyOf(token);
@@ -41,7 +40,6 @@ export function createJwtAuthenticator(settings: JwtSettings, keys: JwtKeySource
   return {
     settings,
     cache,
-    identityOf,
     async sessionFor(headers) {
       const token = tokenFromHeaders(headers, settings.header);
       if (token === undefined) return undefined;

@@ -130,5 +130,5 @@ export function identityFromPayload(payload: Record<string, unknown>, source: Cl
 export function sessionForIdentity(identity: TokenIdentity, requestedRole: string | undefined): Session {
   const role = requestedRole ?? identity.defaultRole;
   if (!identity.allowedRoles.includes(role)) throw errors.roleNotAllowed('$');
-  return makeSession(role, { ...identity.variables });
+  return makeSession(role, identity.variables);
 }

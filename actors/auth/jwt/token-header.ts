@@ -1,11 +1,6 @@
 import { errors } from '../../../src/errors/errors.js';
 import type { TokenHeader } from './config.js';
 
-/** The header the config names, as the "missing header" error prints it. */
-export function headerLabel(header: TokenHeader): string {
-  return header.type;
-}
-
 function cookieValue(cookieHeader: string, name: string): string | undefined {
   for (const pair of cookieHeader.split(';')) {
     const eq = pair.indexOf('=');

@@ -3,7 +3,8 @@ import { relationKey, type CatalogFunctionArg } from '../../../src/pg/catalog.js
 import type { ComputedFieldDescription, ComputedFieldReturn, Verdict } from '../description.js';
 import type { FunctionFacts } from '../facts.js';
 import { argType, argumentSlots, inputArgs, isJsonType, sessionSlot } from './arguments.js';
-import { displayName, isGraphqlName, missingFunction, overloadedFunction, quoted, reasonMessage } from './reasons.js';
+import { isGraphqlName } from '../../../src/graphql-name.js';
+import { displayName, missingFunction, overloadedFunction, quoted, reasonMessage } from './reasons.js';
 
 export interface ComputedFieldQuestion {
   /** The table or view that gets the field. */

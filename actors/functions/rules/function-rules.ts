@@ -3,7 +3,8 @@ import { relationKey } from '../../../src/pg/catalog.js';
 import type { FunctionDescription, Verdict } from '../description.js';
 import type { FunctionFacts } from '../facts.js';
 import { argumentSlots, inputArgs, isJsonType, sessionSlot } from './arguments.js';
-import { displayName, isGraphqlName, missingFunction, overloadedFunction, quoted, reasonMessage } from './reasons.js';
+import { isGraphqlName } from '../../../src/graphql-name.js';
+import { displayName, missingFunction, overloadedFunction, quoted, reasonMessage } from './reasons.js';
 
 /**
  * The rules a function must pass to be tracked (interface 2.4, compat-facts 6.3, after

@@ -15,11 +15,6 @@ export function reasonMessage(reasons: readonly string[]): string {
   return `for the following reasons:\n${reasons.map((reason) => `  • ${reason}\n`).join('')}`;
 }
 
-export const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
-
-export function isGraphqlName(name: string): boolean {
-  return GRAPHQL_NAME.test(name) && !name.startsWith('__');
-}
 
 /** `no such function exists in postgres : "f"` / the overloading refusal (compat-facts 6.3). */
 export function missingFunction(fn: QualifiedName): string {

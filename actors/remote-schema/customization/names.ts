@@ -1,5 +1,6 @@
 import { isIntrospectionType, isSpecifiedScalarType, specifiedScalarTypes, type GraphQLSchema } from 'graphql';
 import { errors } from '../../../src/errors/errors.js';
+import { GRAPHQL_NAME } from '../../../src/graphql-name.js';
 
 /**
  * A remote schema's `customization` (compat-facts 7.1): its root fields nested under one
@@ -12,7 +13,6 @@ export interface RemoteCustomization {
   field_names?: { parent_type: string; prefix?: string; suffix?: string; mapping?: Record<string, string> }[];
 }
 
-const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
 /**
  * Reads a stored customization, refusing what Hasura refuses when the remote is added

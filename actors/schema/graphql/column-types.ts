@@ -1,3 +1,4 @@
+import { isGraphqlName } from '../../../src/graphql-name.js';
 import type { CatalogColumn } from '../../../src/pg/catalog.js';
 import { qualified, quoteIdent } from '../../../src/pg/quote.js';
 
@@ -45,12 +46,7 @@ const CATEGORIES: Record<string, TypeCategory> = {
 /** `Int`: what a count is compared as (the predicate of an aggregate filter). */
 export const INT_TYPE: ColumnType = { scalar: 'Int', isArray: false, sqlType: 'int4', elementSqlType: 'int4', category: 'numeric' };
 
-const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 const PLAIN_SQL_NAME = /^[a-z_][a-z0-9_]*$/;
-
-export function isGraphqlName(name: string): boolean {
-  return GRAPHQL_NAME.test(name) && !name.startsWith('__');
-}
 
 /** The column's GraphQL/SQL typing, or null for types GraphQL cannot carry (composites, odd names). */
 export function columnTypeOf(column: CatalogColumn): ColumnType | null {

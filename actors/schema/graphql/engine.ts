@@ -8,7 +8,7 @@ import { compileOperation } from '../sql/compile-operation.js';
 import { bindParams, MissingSessionVariables } from '../sql/params.js';
 import { QueryError } from '../sql/query-error.js';
 import { databaseError } from './database-errors.js';
-import { documentKey, findPlan, keepPlan, LruCache, type CompiledPlan, type PreparedDocument } from './plan-cache.js';
+import { documentKey, LruCache, namedPlan, planFor, type CompiledPlan, type PreparedDocument } from './plan-cache.js';
 import { errorBody, validationError } from './response-errors.js';
 import { roleAccess, type RoleAccess } from './role-access.js';
 import { buildRoleSchema } from './schema/role-schema.js';
@@ -141,7 +141,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
       let plan: CompiledPlan;
       let values: unknown[];
       try {
-        plan = findPlan(prepared, variables) ?? keepPlan(prepared, compile(model, runtime, prepared, variables));
+        plan = planFor(prepared.plans, variables, () => namedPlan(compile(model, runtime, prepared, variables)));
         if (plan.sql === null) return encodeText(`{"data":${plan.staticData}}`);
         values = bindParams(plan.params, variables, session.variables);
       } catch (error) {

@@ -4,7 +4,8 @@ import type { ArgumentSlot, FunctionDescription, SqlTypeRef } from '../../functi
 import { gatherFunctionFacts, trackedKeysOf } from '../../functions/facts.js';
 import { computedFieldFunction, describeComputedField } from '../../functions/rules/computed-field-rules.js';
 import { describeFunction } from '../../functions/rules/function-rules.js';
-import { columnTypeOf, isGraphqlName, type ColumnType } from './column-types.js';
+import { isGraphqlName } from '../../../src/graphql-name.js';
+import { columnTypeOf, type ColumnType } from './column-types.js';
 
 /**
  * Tracked functions and computed fields as the GraphQL layer sees them, built beside the

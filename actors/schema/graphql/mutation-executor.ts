@@ -1,19 +1,18 @@
 import { encodeText } from '../../../src/bus/wire.js';
 import type { Pool, PoolClient } from '../../../src/pg/pool.js';
 import { isAdmin, type Session } from '../../../src/session/session.js';
-import { usesMatch } from '../sql/input.js';
 import { compileMutation, type CompiledMutation, type MutationRequest } from '../sql/mutation.js';
 import type { MutationStep } from '../sql/mutation-plan.js';
 import { bindParams, MissingSessionVariables } from '../sql/params.js';
 import { QueryError } from '../sql/query-error.js';
 import { databaseError } from './database-errors.js';
+import { planFor } from './plan-cache.js';
 import { errorBody, type GraphqlErrorEntry } from './response-errors.js';
 
 const CHECK_FAILED = 'check constraint of an insert/update permission has failed';
 
 /** Compiled mutation plans of a prepared document, by variable shape (as plan-cache.ts keeps queries). */
 const plansByDocument = new WeakMap<object, CompiledMutation[]>();
-const PLANS_PER_DOCUMENT = 16;
 
 export interface MutationExecution {
   /** The prepared document the plans are cached under. */
@@ -34,7 +33,7 @@ export async function executeMutation(execution: MutationExecution): Promise<Uin
   const { session, variables } = execution;
   let plan: CompiledMutation;
   try {
-    plan = planFor(execution);
+    plan = planOf(execution);
   } catch (error) {
     if (error instanceof QueryError) return errorBody([{ message: error.message, path: error.path, code: error.code }]);
     throw error;
@@ -103,18 +102,13 @@ export async function executeMutation(execution: MutationExecution): Promise<Uin
   return encodeText(`{"data":{${data.join(',')}}}`);
 }
 
-function planFor(execution: MutationExecution): CompiledMutation {
+function planOf(execution: MutationExecution): CompiledMutation {
   let plans = plansByDocument.get(execution.document);
   if (plans === undefined) {
     plans = [];
     plansByDocument.set(execution.document, plans);
   }
-  const found = plans.find((plan) => usesMatch(plan.variableUses, execution.variables));
-  if (found !== undefined) return found;
-  const compiled = compileMutation({ ...execution.request, variables: execution.variables });
-  plans.unshift(compiled);
-  if (plans.length > PLANS_PER_DOCUMENT) plans.pop();
-  return compiled;
+  return planFor(plans, execution.variables, () => compileMutation({ ...execution.request, variables: execution.variables }));
 }
 
 type StepResult = { row: Record<string, unknown> } | { error: GraphqlErrorEntry };

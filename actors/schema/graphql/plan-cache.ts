@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { DocumentNode, FragmentDefinitionNode, OperationDefinitionNode } from 'graphql';
-import { usesMatch } from '../sql/input.js';
+import { usesMatch, type VariableUse } from '../sql/input.js';
+import { statementName } from '../sql/sql-text.js';
 import type { CompiledOperation } from '../sql/compile-operation.js';
 
 /**
@@ -31,20 +31,22 @@ export function documentKey(role: string, operationName: string | null | undefin
   return `${role}\u0000${operationName ?? ''}\u0000${query}`;
 }
 
-export function findPlan(document: Extract<PreparedDocument, { kind: 'ready' }>, variables: Record<string, unknown>): CompiledPlan | undefined {
-  return document.plans.find((plan) => usesMatch(plan.variableUses, variables));
-}
-
-export function keepPlan(document: Extract<PreparedDocument, { kind: 'ready' }>, compiled: CompiledOperation): CompiledPlan {
-  const plan: CompiledPlan = { ...compiled, statementName: compiled.sql === null ? '' : statementName(compiled.sql) };
-  document.plans.unshift(plan);
-  if (document.plans.length > PLANS_PER_DOCUMENT) document.plans.pop();
+/**
+ * The plan of `plans` made for variables of this shape, else `compile()`'s, kept first;
+ * beyond PLANS_PER_DOCUMENT the least recently made goes. Queries and mutations keep theirs so.
+ */
+export function planFor<P extends { variableUses: ReadonlyMap<string, VariableUse> }>(plans: P[], variables: Record<string, unknown>, compile: () => P): P {
+  const found = plans.find((plan) => usesMatch(plan.variableUses, variables));
+  if (found !== undefined) return found;
+  const plan = compile();
+  plans.unshift(plan);
+  if (plans.length > PLANS_PER_DOCUMENT) plans.pop();
   return plan;
 }
 
-function statementName(sql: string): string {
-  // Postgres truncates identifiers at 63 bytes; 'gql_' + 40 hex digits fits.
-  return `gql_${createHash('sha1').update(sql).digest('hex')}`;
+/** A compiled query with the name of its prepared statement. */
+export function namedPlan(compiled: CompiledOperation): CompiledPlan {
+  return { ...compiled, statementName: compiled.sql === null ? '' : statementName(compiled.sql) };
 }
 
 /**

@@ -14,6 +14,7 @@ import type { Bus } from '../../../src/bus/bus.js';
 import { decodeText, encodeText } from '../../../src/bus/wire.js';
 import { ServiceError } from '../../../src/errors/service-error.js';
 import type { Session } from '../../../src/session/session.js';
+import { DEFAULT_TIMEOUT_SECONDS } from '../../remote-schema/definition.js';
 import { SET_COOKIE_META, type ExecuteRequest } from '../../remote-schema/messages.js';
 import { sessionValueAs } from '../../remote-schema/permissions/preset.js';
 import type { PresetSpot } from '../../remote-schema/permissions/role-view.js';
@@ -65,7 +66,7 @@ export async function executeForward(
     session,
     headers: call.headers,
   };
-  const timeoutMs = Math.max(call.timeoutMs, (plan.remote.model.entry.definition.timeout_seconds ?? 60) * 1000 + 1000);
+  const timeoutMs = Math.max(call.timeoutMs, (plan.remote.model.entry.definition.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000 + 1000);
   let body: Uint8Array;
   try {
     // The request as a value: in-process delivery hands it over without encoding it.

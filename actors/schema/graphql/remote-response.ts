@@ -1,5 +1,5 @@
 import { Kind, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
-import { decodeText, encodeText } from '../../../src/bus/wire.js';
+import { decodeText, encodeJson } from '../../../src/bus/wire.js';
 import type { RemoteNames } from '../../remote-schema/customization/names.js';
 
 /** Response keys whose values are `__typename`s, and those with such keys below them. */
@@ -57,7 +57,7 @@ export function mapRemoteResponse(body: Uint8Array, mapping: ResponseMapping, na
     }
   }
   if (mapping.typenames !== null && response.data != null) renameTypenames(response.data, mapping.typenames, names);
-  return encodeText(JSON.stringify(response));
+  return encodeJson(response);
 }
 
 /** remote-namespace.ts' `namespaceMarker` and `namespaceAlias`. */

@@ -1,4 +1,4 @@
-import { encodeText } from '../../../src/bus/wire.js';
+import { encodeJson } from '../../../src/bus/wire.js';
 
 /**
  * GraphQL-style error bodies (compat-facts 1.1 and 8): `{"errors":[{message, extensions:
@@ -17,7 +17,7 @@ export function errorBody(errors: readonly GraphqlErrorEntry[]): Uint8Array {
     message: error.message,
     extensions: { path: error.path, code: error.code, ...(error.internal === undefined ? {} : { internal: error.internal }) },
   }));
-  return encodeText(JSON.stringify({ errors: entries }));
+  return encodeJson({ errors: entries });
 }
 
 export function validationError(message: string, path = '$'): Uint8Array {

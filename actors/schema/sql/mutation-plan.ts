@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { SESSION_MESSAGE_PREFIX } from '../../triggers/capture/reader.js';
 import type { MutationContext } from './mutation-context.js';
 import type { ParamSource } from './params.js';
+import { statementName } from './sql-text.js';
 
 /**
  * What a mutation operation compiles to. Hasura runs one statement per mutation field;
@@ -65,7 +65,5 @@ export function writeStatement(context: MutationContext, ctes: readonly string[]
 }
 
 export function step(context: MutationContext, sql: string, options: { carries?: boolean; checked?: boolean; failures?: StepFailure[] } = {}): MutationStep {
-  // Postgres truncates identifiers at 63 bytes; 'gql_' + 40 hex digits fits.
-  const name = `gql_${createHash('sha1').update(sql).digest('hex')}`;
-  return { sql, name, params: context.params.sources, carries: options.carries ?? false, checked: options.checked ?? false, failures: options.failures ?? [] };
+  return { sql, name: statementName(sql), params: context.params.sources, carries: options.carries ?? false, checked: options.checked ?? false, failures: options.failures ?? [] };
 }

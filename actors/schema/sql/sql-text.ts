@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { invariant } from '../../../src/errors/service-error.js';
 import { qualified, quoteIdent } from '../../../src/pg/quote.js';
 import type { QualifiedName } from '../../../src/metadata/types.js';
+import { GRAPHQL_NAME } from '../../../src/graphql-name.js';
 
 /**
  * Small pieces of SQL text shared by the compiler. Identifiers go through `quoteIdent`;
@@ -8,7 +10,6 @@ import type { QualifiedName } from '../../../src/metadata/types.js';
  * grammar limits to `[_A-Za-z][_0-9A-Za-z]*` and so never need escaping. Values are
  * always parameters (see params.ts).
  */
-const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
 /** A GraphQL name (response key, type name) as an SQL string literal. */
 export function nameLiteral(name: string): string {
@@ -66,4 +67,10 @@ export class AliasGenerator {
     this.next += 1;
     return `_${this.next}`;
   }
+}
+
+/** A prepared statement's name: a hash of its text, so one name never means two texts. */
+export function statementName(sql: string): string {
+  // Postgres truncates identifiers at 63 bytes; 'gql_' + 40 hex digits fits.
+  return `gql_${createHash('sha1').update(sql).digest('hex')}`;
 }
