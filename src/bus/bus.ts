@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { Requester, type Reply } from './requester.js';
 import { Responder, type DoneCallback, type RequestHandler, type Served } from './responder.js';
 import { subjectsFor, type Subjects } from './subjects.js';
-import { decodeJson, encodeJson } from './wire.js';
+import { decodeJson, encodeJson, maxPayloadOf } from './wire.js';
 
 export { JsonReply, type HandlerReply, type IncomingRequest, type RequestHandler, type Served } from './responder.js';
 
@@ -72,7 +72,7 @@ export class Bus {
 
   /** The largest message the server accepts, from its INFO. */
   get maxPayload(): number {
-    return this.#nc.info?.max_payload ?? 1024 * 1024;
+    return maxPayloadOf(this.#nc);
   }
 
   static newRequestId(): string {

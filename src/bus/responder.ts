@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { errors } from '../errors/errors.js';
 import { ServiceError } from '../errors/service-error.js';
 import type { Reply } from './requester.js';
-import { HEADER, HEADER_ROOM_BYTES, chunksOf, decodeJson, encodeJson, headersWith } from './wire.js';
+import { HEADER, HEADER_ROOM_BYTES, chunksOf, decodeJson, encodeJson, headersWith, maxPayloadOf } from './wire.js';
 
 /** A request as a handler sees it: its id (for logs), its payload and a JSON view of it. */
 export interface IncomingRequest {
@@ -92,7 +92,7 @@ export class Responder {
 
   #publishReply(reply: string, body: Uint8Array, meta: Record<string, string>): void {
     const metaHeaders = Object.fromEntries(Object.entries(meta).map(([key, value]) => [`${HEADER.metaPrefix}${key}`, value]));
-    const room = (this.#nc.info?.max_payload ?? 1024 * 1024) - HEADER_ROOM_BYTES;
+    const room = maxPayloadOf(this.#nc) - HEADER_ROOM_BYTES;
     if (body.length <= room) {
       this.#nc.publish(reply, body, Object.keys(metaHeaders).length > 0 ? { headers: headersWith(metaHeaders) } : undefined);
       return;

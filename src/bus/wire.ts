@@ -1,4 +1,4 @@
-import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node';
+import { headers as natsHeaders, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 
 /**
  * The envelope of every bus message: NATS headers carry what describes the message
@@ -15,6 +15,11 @@ export const HEADER = {
   /** Prefix of reply facts meant for the requester's logs, e.g. `svc-meta-role`. */
   metaPrefix: 'svc-meta-',
 } as const;
+
+/** The largest message the server accepts, from its INFO (NATS' default before the first INFO). */
+export function maxPayloadOf(nc: NatsConnection): number {
+  return nc.info?.max_payload ?? 1024 * 1024;
+}
 
 /** Room left in each message for headers when a reply is cut into chunks. */
 export const HEADER_ROOM_BYTES = 4096;

@@ -5,11 +5,10 @@ import type { Pool } from '../../../src/pg/pool.js';
 import { ADMIN_ROLE, isAdmin, usesBackendOnlyPermissions, type Session } from '../../../src/session/session.js';
 import { encodeText } from '../../../src/bus/wire.js';
 import { compileOperation } from '../sql/compile-operation.js';
-import { bindParams, MissingSessionVariables } from '../sql/params.js';
-import { QueryError } from '../sql/query-error.js';
+import { bindParams } from '../sql/params.js';
 import { databaseError } from './database-errors.js';
 import { documentKey, LruCache, namedPlan, planFor, type CompiledPlan, type PreparedDocument } from './plan-cache.js';
-import { errorBody, validationError } from './response-errors.js';
+import { compileErrorBody, errorBody, validationError } from './response-errors.js';
 import { roleAccess, type RoleAccess } from './role-access.js';
 import { buildRoleSchema } from './schema/role-schema.js';
 import { resolveStaticField } from './static-fields.js';
@@ -145,9 +144,9 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
         if (plan.sql === null) return encodeText(`{"data":${plan.staticData}}`);
         values = bindParams(plan.params, variables, session.variables);
       } catch (error) {
-        if (error instanceof QueryError) return errorBody([{ message: error.message, path: error.path, code: error.code }]);
-        if (error instanceof MissingSessionVariables) return errorBody([{ message: error.message, path: '$', code: 'not-found' }]);
-        throw error;
+        const refused = compileErrorBody(error);
+        if (refused === null) throw error;
+        return refused;
       }
 
       try {

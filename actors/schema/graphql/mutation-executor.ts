@@ -3,11 +3,10 @@ import type { Pool, PoolClient } from '../../../src/pg/pool.js';
 import { isAdmin, type Session } from '../../../src/session/session.js';
 import { compileMutation, type CompiledMutation, type MutationRequest } from '../sql/mutation.js';
 import type { MutationStep } from '../sql/mutation-plan.js';
-import { bindParams, MissingSessionVariables } from '../sql/params.js';
-import { QueryError } from '../sql/query-error.js';
+import { bindParams } from '../sql/params.js';
 import { databaseError } from './database-errors.js';
 import { planFor } from './plan-cache.js';
-import { errorBody, type GraphqlErrorEntry } from './response-errors.js';
+import { compileErrorBody, errorBody, type GraphqlErrorEntry } from './response-errors.js';
 
 const CHECK_FAILED = 'check constraint of an insert/update permission has failed';
 
@@ -35,8 +34,9 @@ export async function executeMutation(execution: MutationExecution): Promise<Uin
   try {
     plan = planOf(execution);
   } catch (error) {
-    if (error instanceof QueryError) return errorBody([{ message: error.message, path: error.path, code: error.code }]);
-    throw error;
+    const refused = compileErrorBody(error);
+    if (refused === null) throw error;
+    return refused;
   }
 
   const runs: Array<{ step: MutationStep; field: number }> = plan.fields.flatMap((field, index) => field.steps.map((step) => ({ step, field: index })));
@@ -89,8 +89,9 @@ export async function executeMutation(execution: MutationExecution): Promise<Uin
       if (failure !== null) return errorBody([failure]);
     }
   } catch (error) {
-    if (error instanceof MissingSessionVariables) return errorBody([{ message: error.message, path: '$', code: 'not-found' }]);
-    throw error;
+    const refused = compileErrorBody(error);
+    if (refused === null) throw error;
+    return refused;
   }
 
   // Postgres built each field's JSON; it is spliced in unparsed, as queries are.

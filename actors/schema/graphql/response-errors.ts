@@ -1,4 +1,6 @@
 import { encodeJson } from '../../../src/bus/wire.js';
+import { MissingSessionVariables } from '../sql/params.js';
+import { QueryError } from '../sql/query-error.js';
 
 /**
  * GraphQL-style error bodies (compat-facts 1.1 and 8): `{"errors":[{message, extensions:
@@ -22,4 +24,14 @@ export function errorBody(errors: readonly GraphqlErrorEntry[]): Uint8Array {
 
 export function validationError(message: string, path = '$'): Uint8Array {
   return errorBody([{ message, path, code: 'validation-failed' }]);
+}
+
+/**
+ * The error body of a request the compiler refused (QueryError) or could not bind (a
+ * session variable a permission needs is missing); null for any other error, a bug.
+ */
+export function compileErrorBody(error: unknown): Uint8Array | null {
+  if (error instanceof QueryError) return errorBody([{ message: error.message, path: error.path, code: error.code }]);
+  if (error instanceof MissingSessionVariables) return errorBody([{ message: error.message, path: '$', code: 'not-found' }]);
+  return null;
 }

@@ -2,13 +2,13 @@ import { visit, type FragmentDefinitionNode, type OperationDefinitionNode } from
 import type { RoleAccess } from '../graphql/role-access.js';
 import type { SourceModel } from '../graphql/table-model.js';
 import { QUERY_ROOT } from '../graphql/type-names.js';
-import { tableAccessOf, type CompileContext } from './context.js';
+import { compileContext, tableAccessOf, type CompileContext } from './context.js';
 import { collectFields, type CollectedField } from './fields.js';
-import { InputReader, type VariableUse } from './input.js';
-import { ParamList, type ParamSource } from './params.js';
+import type { VariableUse } from './input.js';
+import type { ParamSource } from './params.js';
 import { compileAggregate, compileByPk, compileList } from './select.js';
 import { compileFunctionRoot } from './function-select.js';
-import { AliasGenerator, jsonObject, nameLiteral } from './sql-text.js';
+import { jsonObject, nameLiteral } from './sql-text.js';
 
 /**
  * Compiles the database part of one query operation into ONE statement whose single
@@ -40,14 +40,7 @@ export interface CompileRequest {
 type RootValue = { kind: 'sql'; expression: string } | { kind: 'static'; json: string; sql?: string };
 
 export function compileOperation(request: CompileRequest): CompiledOperation {
-  const context: CompileContext = {
-    model: request.model,
-    access: request.access,
-    fragments: request.fragments,
-    reader: new InputReader(request.variables),
-    params: new ParamList(),
-    aliases: new AliasGenerator(),
-  };
+  const context = compileContext(request);
   const roots = collectFields(context, QUERY_ROOT, [request.operation.selectionSet], '$');
   const values = roots.map((field): [string, RootValue] => [field.responseKey, rootValue(context, request.resolveStatic, field)]);
 

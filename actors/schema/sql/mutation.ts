@@ -7,12 +7,11 @@ import { collectFields, type CollectedField } from './fields.js';
 import { compileDelete } from './delete.js';
 import { compileFunctionMutation } from './function-mutation.js';
 import { compileInsert } from './insert.js';
-import { InputReader, type VariableUse } from './input.js';
+import { compileContext } from './context.js';
+import type { VariableUse } from './input.js';
 import type { MutationContext } from './mutation-context.js';
 import type { MutationFieldPlan } from './mutation-plan.js';
-import { ParamList } from './params.js';
 import { QueryError } from './query-error.js';
-import { AliasGenerator } from './sql-text.js';
 import { compileUpdate, compileUpdateMany } from './update.js';
 
 /**
@@ -35,16 +34,7 @@ export interface MutationRequest {
 }
 
 export function compileMutation(request: MutationRequest): CompiledMutation {
-  const context: MutationContext = {
-    model: request.model,
-    access: request.access,
-    writes: request.writes,
-    fragments: request.fragments,
-    reader: new InputReader(request.variables),
-    params: new ParamList(),
-    aliases: new AliasGenerator(),
-    emitSessionMessage: request.emitSessionMessage,
-  };
+  const context: MutationContext = { ...compileContext(request), writes: request.writes, emitSessionMessage: request.emitSessionMessage };
   const roots = collectFields(context, MUTATION_ROOT, [request.operation.selectionSet], '$');
   return { fields: roots.map((field) => compileField(context, field)), variableUses: context.reader.uses };
 }

@@ -1,4 +1,4 @@
-import type { SelectPermission } from '../../../src/metadata/types.js';
+import type { ColumnList, SelectPermission } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog } from '../../../src/pg/catalog.js';
 import { qualifiedTable, type SourceModel, type TableModel } from '../graphql/table-model.js';
 import { INT_TYPE, type ColumnType } from '../graphql/column-types.js';
@@ -23,16 +23,19 @@ export function selectPermissionProblem(model: SourceModel, catalog: Catalog, ta
   const table = model.tables.get(tableKey);
   const relation = catalog.relations.get(tableKey);
   if (table === undefined || relation === undefined) return { path: '$', message: 'the table is not tracked' };
-  const names = new Set(relation.columns.map((column) => column.name));
-  if (permission.columns !== '*') {
-    for (const [index, column] of permission.columns.entries()) {
-      if (!names.has(column)) return { path: `$.columns[${index}]`, message: `no such column exists: ${JSON.stringify(column)}` };
-    }
-  }
+  const columns = columnsProblem(new Set(relation.columns.map((column) => column.name)), permission.columns, '$.columns');
+  if (columns !== null) return columns;
   if (permission.limit !== undefined && (!Number.isInteger(permission.limit) || permission.limit < 0)) {
     return { path: '$.limit', message: 'unexpected negative value' };
   }
   return filterProblem(model, table, table, permission.filter ?? {}, '$.filter');
+}
+
+/** The first listed column the table lacks (`"*"` lists none). */
+export function columnsProblem(names: ReadonlySet<string>, columns: ColumnList | undefined, path: string): PermissionProblem | null {
+  if (columns === undefined || columns === '*') return null;
+  const index = columns.findIndex((column) => !names.has(column));
+  return index < 0 ? null : { path: `${path}[${index}]`, message: `no such column exists: ${JSON.stringify(columns[index])}` };
 }
 
 /** Checks a permission's boolean expression (`filter`, `check`) on `table`. */

@@ -1,7 +1,7 @@
-import type { ColumnList, DeletePermission, InsertPermission, UpdatePermission } from '../../../src/metadata/types.js';
+import type { DeletePermission, InsertPermission, UpdatePermission } from '../../../src/metadata/types.js';
 import type { Catalog } from '../../../src/pg/catalog.js';
 import type { SourceModel } from '../graphql/table-model.js';
-import { filterProblem, type PermissionProblem } from './select-permission-check.js';
+import { columnsProblem, filterProblem, type PermissionProblem } from './select-permission-check.js';
 
 export type WritePermission =
   | { kind: 'insert'; permission: InsertPermission }
@@ -19,22 +19,17 @@ export function writePermissionProblem(model: SourceModel, catalog: Catalog, tab
   const relation = catalog.relations.get(tableKey);
   if (table === undefined || relation === undefined) return { path: '$', message: 'the table is not tracked' };
   const names = new Set(relation.columns.map((column) => column.name));
-  const columnsProblem = (columns: ColumnList | undefined, path: string): PermissionProblem | null => {
-    if (columns === undefined || columns === '*') return null;
-    const index = columns.findIndex((column) => !names.has(column));
-    return index < 0 ? null : { path: `${path}[${index}]`, message: `no such column exists: ${JSON.stringify(columns[index])}` };
-  };
   const presetsProblem = (set: Record<string, unknown> | undefined): PermissionProblem | null => {
     const missing = Object.keys(set ?? {}).find((column) => !names.has(column));
     return missing === undefined ? null : { path: `$.set.${missing}`, message: `no such column exists: ${JSON.stringify(missing)}` };
   };
   switch (write.kind) {
     case 'insert':
-      return columnsProblem(write.permission.columns, '$.columns')
+      return columnsProblem(names, write.permission.columns, '$.columns')
         ?? presetsProblem(write.permission.set)
         ?? filterProblem(model, table, table, write.permission.check ?? {}, '$.check');
     case 'update':
-      return columnsProblem(write.permission.columns, '$.columns')
+      return columnsProblem(names, write.permission.columns, '$.columns')
         ?? presetsProblem(write.permission.set)
         ?? filterProblem(model, table, table, write.permission.filter ?? {}, '$.filter')
         ?? filterProblem(model, table, table, write.permission.check ?? {}, '$.check');

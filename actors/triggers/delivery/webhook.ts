@@ -61,10 +61,10 @@ export class WebhookClient {
     return client;
   }
 
-  async post(trigger: Trigger, url: string, body: Uint8Array): Promise<AttemptResult> {
+  async post(trigger: Trigger, url: string, body: Buffer): Promise<AttemptResult> {
     const started = performance.now();
     try {
-      const response = await this.#clientFor(trigger).post(url, { body: Buffer.from(body.buffer, body.byteOffset, body.byteLength) });
+      const response = await this.#clientFor(trigger).post(url, { body });
       const ms = performance.now() - started;
       const success = response.statusCode >= 200 && response.statusCode < 300;
       const text = response.body;

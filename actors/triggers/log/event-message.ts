@@ -51,7 +51,7 @@ export function eventHeaders(id: string, split: number, extra: Record<string, st
 }
 
 /** The webhook body of one attempt: the stored event with `delivery_info` put back in its place. */
-export function webhookBody(stored: Uint8Array, split: number, maxRetries: number, currentRetry: number): Uint8Array {
+export function webhookBody(stored: Uint8Array, split: number, maxRetries: number, currentRetry: number): Buffer {
   const info = `,"delivery_info":{"max_retries":${maxRetries},"current_retry":${currentRetry}}`;
   const body = Buffer.allocUnsafe(stored.length + info.length);
   body.set(stored.subarray(0, split), 0);
