@@ -2,7 +2,6 @@ import { hostname } from 'node:os';
 import { nuid } from '@nats-io/transport-node';
 import { authActor } from '../actors/auth/actor.js';
 import { remoteSchemaActor } from '../actors/remote-schema/actor.js';
-import { functionsActor } from '../actors/functions/actor.js';
 import { schemaActor } from '../actors/schema/actor.js';
 import { triggersActor } from '../actors/triggers/actor.js';
 import type { Actor, RunningActor } from './actor/actor.js';
@@ -22,7 +21,7 @@ export interface Engine {
 }
 
 /** Actors that need the database; without them a process needs no PostgreSQL. */
-export const DATABASE_ACTORS: readonly ActorName[] = ['schema', 'triggers'];
+export const DATABASE_ACTORS: readonly ActorName[] = ['schema', 'triggers', 'remote-schema'];
 
 /** A subject-safe id for this process, unique across the cluster. */
 function instanceId(): string {
@@ -43,11 +42,10 @@ export async function startEngine(config: Config, log: Logger): Promise<Engine> 
     auth: authActor,
     triggers: triggersActor,
     'remote-schema': remoteSchemaActor,
-    functions: functionsActor,
     edge: edgeActor((listening) => (address = listening)),
   };
   // The remote-schema actor before the schema actor, which introspects remotes at start.
-  const order: ActorName[] = ['auth', 'functions', 'remote-schema', 'schema', 'triggers', 'edge'];
+  const order: ActorName[] = ['auth', 'remote-schema', 'schema', 'triggers', 'edge'];
   const running: RunningActor[] = [];
   try {
     for (const name of order.filter((candidate) => config.actors.includes(candidate))) {

@@ -8,9 +8,9 @@ import { createPool } from '../../src/pg/pool.js';
 import { validate } from '../../src/schemas/validator.js';
 import type { Session } from '../../src/session/session.js';
 import { handleGraphql } from './graphql-handler.js';
-import { ensureRemoteCache } from './graphql/remote-cache.js';
-import { probeRemoteSchemas } from './graphql/remote-introspection.js';
 import { SchemaHost } from './host.js';
+import { probeRemoteSchemas } from './remote/probe.js';
+import { ensureSnapshotPointers } from './remote/snapshot-pointers.js';
 import { runQuery } from './query-runner.js';
 
 interface MetadataChanged {
@@ -37,9 +37,10 @@ export const schemaActor: Actor = {
     const pool = createPool(context.config.databaseUrl!, { max: config.pgConnections, applicationName: `service-graphql-schema-${context.instance}` });
     const store = new MetadataStore(pool);
     await store.setUp();
-    await ensureRemoteCache(pool);
-    const outages = await probeRemoteSchemas(pool, (await store.read()).metadata, actorRequest(bus, { requestId: Bus.newRequestId(), timeoutMs: config.busTimeoutMs }), log);
-    const host = await SchemaHost.load(store, pool, log, { permissionsEnabled: config.enableRemoteSchemaPermissions, outages }, { inferFunctionPermissions: config.inferFunctionPermissions });
+    await ensureSnapshotPointers(pool);
+    const ask = () => actorRequest(bus, { requestId: Bus.newRequestId(), timeoutMs: config.busTimeoutMs });
+    const outages = await probeRemoteSchemas(pool, (await store.read()).metadata, ask(), log);
+    const host = await SchemaHost.load(store, pool, log, { permissionsEnabled: config.enableRemoteSchemaPermissions, outages }, { inferFunctionPermissions: config.inferFunctionPermissions }, ask);
     const subjects = bus.subjects;
 
     context.serve(subjects.query, async (request) => {

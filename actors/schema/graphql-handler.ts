@@ -1,11 +1,10 @@
 import type { Bus, HandlerReply } from '../../src/bus/bus.js';
-import { encodeJson } from '../../src/bus/wire.js';
+import { encodeJson, REPLY_META } from '../../src/bus/wire.js';
 import { errors } from '../../src/errors/errors.js';
 import { ServiceError } from '../../src/errors/service-error.js';
 import type { Session } from '../../src/session/session.js';
 import type { GraphqlRequest } from './graphql/engine.js';
 import type { SchemaHost } from './host.js';
-import { SET_COOKIE_META } from '../remote-schema/messages.js';
 
 interface GraphqlMessage {
   headers: Record<string, string>;
@@ -60,8 +59,8 @@ export async function handleGraphql(host: SchemaHost, bus: Bus, message: Graphql
     // Remote servers' Set-Cookie headers go back to the client (compat-facts 7.2) through the reply's meta.
     const setCookies: string[] = [];
     const context = { db: host.db, requestId, bus, headers: message.headers, timeoutMs: options.timeoutMs, setCookies };
-    const meta: Record<string, string> = { role: session.role };
-    const reply = (body: Uint8Array): HandlerReply => ({ body, meta: setCookies.length === 0 ? meta : { ...meta, [SET_COOKIE_META]: JSON.stringify(setCookies) } });
+    const meta: Record<string, string> = { [REPLY_META.role]: session.role };
+    const reply = (body: Uint8Array): HandlerReply => ({ body, meta: setCookies.length === 0 ? meta : { ...meta, [REPLY_META.setCookie]: JSON.stringify(setCookies) } });
     if (!Array.isArray(parsed)) return reply(await engine.execute(parsed, session, context));
     const parts = await Promise.all(parsed.map((request) => engine.execute(request, session, context)));
     return reply(joinJsonArray(parts));

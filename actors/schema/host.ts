@@ -1,11 +1,13 @@
+import type { ActorRequest } from '../../src/bus/actor-request.js';
 import type { Logger } from '../../src/log/logger.js';
 import type { MetadataStore } from '../../src/metadata/store.js';
 import type { Metadata } from '../../src/metadata/types.js';
 import { introspectCatalog, type Catalog } from '../../src/pg/catalog.js';
 import type { Pool, PoolClient } from '../../src/pg/pool.js';
-import type { ConsistencyReport } from './consistency/check.js';
-import { withRemoteCatalog, type RemoteCacheOptions } from './graphql/remote-cache.js';
+import { checkConsistency, type ConsistencyReport } from './consistency/check.js';
 import type { GraphqlEngineOptions } from './graphql/engine.js';
+import { RemoteDescriber } from './remote/descriptions.js';
+import { withRemoteCatalog, type RemoteServingOptions } from './remote/snapshot-pointers.js';
 import { buildState, type SchemaState } from './state.js';
 
 export interface Committed {
@@ -23,30 +25,31 @@ export class SchemaHost {
   readonly #store: MetadataStore;
   readonly #db: Pool;
   readonly #log: Logger;
-  readonly #remote: RemoteCacheOptions;
+  readonly #remote: RemoteServingOptions;
   /** Settings every GraphQL engine this host builds is built with (inferred function permissions). */
   readonly #engine: GraphqlEngineOptions;
+  readonly #describer: RemoteDescriber;
+  /** Asks another actor (the remote-schema actor, for the consistency check) outside any request. */
+  readonly #ask: () => ActorRequest;
 
-  private constructor(state: SchemaState, store: MetadataStore, db: Pool, log: Logger, remote: RemoteCacheOptions, engine: GraphqlEngineOptions) {
+  private constructor(state: SchemaState, store: MetadataStore, db: Pool, log: Logger, remote: RemoteServingOptions, engine: GraphqlEngineOptions, ask: () => ActorRequest, describer: RemoteDescriber) {
     this.#state = state;
+    this.#describer = describer;
     this.#store = store;
     this.#db = db;
     this.#log = log;
     this.#remote = remote;
     this.#engine = engine;
+    this.#ask = ask;
   }
 
   /** `remote`: how remote schemas are served here (permissions flag, outages found at start). */
-  static async load(
-    store: MetadataStore,
-    db: Pool,
-    log: Logger,
-    remote: RemoteCacheOptions = { permissionsEnabled: false, outages: new Map() },
-    engine: GraphqlEngineOptions = {},
-  ): Promise<SchemaHost> {
+  static async load(store: MetadataStore, db: Pool, log: Logger, remote: RemoteServingOptions, engine: GraphqlEngineOptions, ask: () => ActorRequest): Promise<SchemaHost> {
+    const describer = new RemoteDescriber();
     const stored = await store.read();
     const catalog = await withRemoteCatalog(await introspectCatalog(db), db, remote);
-    return new SchemaHost(buildState(stored.resourceVersion, stored.metadata, catalog, undefined, engine), store, db, log, remote, engine);
+    const report = checkConsistency(stored.metadata, catalog, await describer.describe(stored.metadata, catalog, ask()));
+    return new SchemaHost(buildState(stored.resourceVersion, stored.metadata, catalog, report, engine), store, db, log, remote, engine, ask, describer);
   }
 
   get state(): SchemaState {
@@ -60,6 +63,11 @@ export class SchemaHost {
   /** The database catalog with the cached remote schemas, both read through `client` when given. */
   async introspect(client?: PoolClient): Promise<Catalog> {
     return withRemoteCatalog(await introspectCatalog(client ?? this.#db), client ?? this.#db, this.#remote);
+  }
+
+  /** Checks `metadata` against `catalog`, its remote schemas described by the remote-schema actor (asked with `ask`). */
+  async check(metadata: Metadata, catalog: Catalog, ask: ActorRequest = this.#ask()): Promise<ConsistencyReport> {
+    return checkConsistency(metadata, catalog, await this.#describer.describe(metadata, catalog, ask));
   }
 
   /** Runs metadata operations of this instance one at a time. */
@@ -77,7 +85,9 @@ export class SchemaHost {
     // Remote snapshots change with the version (a reload bumps it), so a newer version re-reads them.
     const catalog = options.catalog ? await this.introspect() : version === this.#state.resourceVersion ? this.#state.catalog : await withRemoteCatalog(this.#state.catalog, this.#db, this.#remote);
     if (stored.resourceVersion < this.#state.resourceVersion) return;
-    this.#state = buildState(stored.resourceVersion, stored.metadata, catalog, undefined, this.#engine);
+    const report = await this.check(stored.metadata, catalog);
+    if (stored.resourceVersion < this.#state.resourceVersion) return;
+    this.#state = buildState(stored.resourceVersion, stored.metadata, catalog, report, this.#engine);
     this.#log.info({ resourceVersion: stored.resourceVersion, catalog: options.catalog === true }, 'schema state reloaded');
   }
 

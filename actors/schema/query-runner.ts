@@ -9,8 +9,8 @@ import type { Catalog } from '../../src/pg/catalog.js';
 import type { PoolClient } from '../../src/pg/pool.js';
 import { validate } from '../../src/schemas/validator.js';
 import { isAdmin, type Session } from '../../src/session/session.js';
-import { checkConsistency, type ConsistencyReport } from './consistency/check.js';
-import type { InconsistentObject } from './consistency/inconsistency.js';
+import type { ConsistencyReport } from './consistency/check.js';
+import { newInconsistencies } from './consistency/inconsistency.js';
 import type { Committed, SchemaHost } from './host.js';
 import type { OperationContext, OperationOutcome } from './operations/operation.js';
 import { findOperation } from './operations/registry.js';
@@ -143,6 +143,7 @@ async function apply(
     resourceVersion,
     catalog: draft.catalog,
     inconsistencies: draft.report.inconsistencies,
+    remotes: draft.report.remotes,
     session,
     db: host.db,
     log,
@@ -157,18 +158,19 @@ async function apply(
       // Inside the request's transaction the catalog shows its uncommitted DDL.
       return (draft.catalog = await host.introspect(draft.transaction ?? undefined));
     },
+    check: (metadata, catalog) => host.check(metadata, catalog, ask),
     request: ask,
   };
   const outcome = await operation.run(args, context);
-  settle(outcome, draft, argsPath);
+  await settle(host, outcome, draft, argsPath, ask);
   return outcome.response;
 }
 
 /** Checks what an operation left against the database and moves the draft forward. */
-function settle(outcome: OperationOutcome, draft: Draft, argsPath: string): void {
+async function settle(host: SchemaHost, outcome: OperationOutcome, draft: Draft, argsPath: string, ask: ActorRequest): Promise<void> {
   const metadata = outcome.metadata === undefined ? draft.metadata : normalizeMetadata(outcome.metadata);
   if (outcome.metadata === undefined && !outcome.catalogChanged && outcome.consistency === undefined) return;
-  const report = checkConsistency(metadata, draft.catalog);
+  const report = await host.check(metadata, draft.catalog, ask);
   const policy = outcome.consistency ?? 'no-new';
   if (policy === 'none-at-all' && report.inconsistencies.length > 0) {
     throw errors.inconsistentMetadata(argsPath).withInternal(report.inconsistencies);
@@ -192,9 +194,4 @@ function isReadOnly(request: QueryRequest): boolean {
   } catch {
     return false;
   }
-}
-
-export function newInconsistencies(before: readonly InconsistentObject[], after: readonly InconsistentObject[]): InconsistentObject[] {
-  const known = new Set(before.map((item) => JSON.stringify([item.type, item.definition])));
-  return after.filter((item) => !known.has(JSON.stringify([item.type, item.definition])));
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from '../../src/metadata/types.js';
 import type { Catalog } from '../../src/pg/catalog.js';
-import { checkConsistency, type ConsistencyReport } from './consistency/check.js';
+import type { ConsistencyReport } from './consistency/check.js';
 import { buildGraphqlEngine, type GraphqlEngine, type GraphqlEngineOptions } from './graphql/engine.js';
 
 /**
@@ -16,7 +16,6 @@ export interface SchemaState {
   readonly graphql: GraphqlEngine;
 }
 
-export function buildState(resourceVersion: number, metadata: Metadata, catalog: Catalog, report?: ConsistencyReport, options?: GraphqlEngineOptions): SchemaState {
-  const checked = report ?? checkConsistency(metadata, catalog);
-  return { resourceVersion, metadata, catalog, report: checked, graphql: buildGraphqlEngine(checked.consistent, catalog, options) };
+export function buildState(resourceVersion: number, metadata: Metadata, catalog: Catalog, report: ConsistencyReport, options?: GraphqlEngineOptions): SchemaState {
+  return { resourceVersion, metadata, catalog, report, graphql: buildGraphqlEngine(report.consistent, catalog, options) };
 }

@@ -1,6 +1,7 @@
 import type { KV } from '@nats-io/kv';
 import type { Actor } from '../../src/actor/actor.js';
 import { ensureKv } from '../../src/bus/jetstream.js';
+import type { InFlightRequest } from '../../src/bus/messages/triggers.js';
 import { encodeJson } from '../../src/bus/wire.js';
 import { MetadataStore } from '../../src/metadata/store.js';
 import { createPool } from '../../src/pg/pool.js';
@@ -139,7 +140,7 @@ export const triggersActor: Actor = {
 
     // Every instance answers for its own calls (no queue group): redeliver_event's `busy`.
     const inFlight = bus.serve(bus.subjects.triggersInFlight, async (request) => {
-      const { event_id } = validate<{ event_id: string }>('bus/triggers-in-flight', request.json());
+      const { event_id } = validate<InFlightRequest>('bus/triggers-in-flight', request.json());
       return encodeJson({ in_flight: delivery.isCalling(event_id) });
     });
 

@@ -1,4 +1,4 @@
-import type { ColumnList, EventTriggerEntry, Metadata, QualifiedName } from '../../src/metadata/types.js';
+import { RETRY_DEFAULTS, type ColumnList, type EventTriggerEntry, type Metadata, type QualifiedName } from '../../src/metadata/types.js';
 
 export type ChangeOp = 'INSERT' | 'UPDATE' | 'DELETE';
 
@@ -19,8 +19,6 @@ export interface Trigger {
   headers: ResolvedHeader[];
   retry: { num_retries: number; interval_sec: number; timeout_sec: number };
 }
-
-export const RETRY_DEFAULTS = { num_retries: 0, interval_sec: 10, timeout_sec: 60 } as const;
 
 const tableKey = (schema: string, name: string): string => `${schema}\u0000${name}`;
 

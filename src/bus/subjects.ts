@@ -2,6 +2,37 @@
  * Every NATS subject the engine uses, built from the cluster's prefix. Nothing else in
  * the code spells a subject: find an actor's subjects here, and in the README's table.
  */
+
+/**
+ * The verbs of `<p>.remote.<verb>`, answered by the remote-schema actor (message
+ * contracts in messages/remote-schema.ts, schemas/bus/remote-*.json).
+ */
+export const REMOTE_VERBS = {
+  /** `{name, definition}` -> `{}`: the definition resolves (environment variables set) and its customization is well-formed. */
+  check: 'check',
+  /** `{name, definition}` -> `{snapshot}`: the remote introspected, its answer stored under that id. */
+  introspect: 'introspect',
+  /** `{snapshot}` -> `{introspection}`: a stored introspection answer, as the remote sent it. */
+  snapshot: 'snapshot',
+  /** `{remotes}` -> per remote: usable or why not, its root fields and type shapes, each permission's verdict. */
+  describe: 'describe',
+  /** `{remotes}` (as one role sees them) -> the role's remote SDL and where each root field goes. */
+  roleView: 'role_view',
+  /** one operation for one remote, as a role -> the client's response bytes (and cookies in the meta). */
+  execute: 'execute',
+} as const;
+export type RemoteVerb = (typeof REMOTE_VERBS)[keyof typeof REMOTE_VERBS];
+
+/** The verbs of `<p>.triggers.<verb>`, answered by the triggers actor (messages/triggers.ts). */
+export const TRIGGERS_VERBS = {
+  invoke: 'invoke',
+  redeliver: 'redeliver',
+  eventLogs: 'event_logs',
+  invocationLogs: 'invocation_logs',
+  eventById: 'event_by_id',
+} as const;
+export type TriggersVerb = (typeof TRIGGERS_VERBS)[keyof typeof TRIGGERS_VERBS];
+
 export interface Subjects {
   readonly prefix: string;
   /** request, queue group: schema actor. `{session, operation}` -> operation result. */
@@ -26,12 +57,10 @@ export interface Subjects {
   readonly monitorEventAll: string;
   /** The queue group a request subject is served by. */
   queueOf(subject: string): string;
-  /** request, queue group: functions actor. `verb` is describe_function or describe_computed_field. */
-  functions(verb: string): string;
-  /** request, queue group: remote-schema actor. `verb` is introspect, validate_permission or execute. */
-  remote(verb: string): string;
-  /** request, queue group: triggers actor. `verb` is invoke, redeliver, event_logs, invocation_logs or event_by_id. */
-  triggers(verb: string): string;
+  /** request, queue group: remote-schema actor (REMOTE_VERBS). */
+  remote(verb: RemoteVerb): string;
+  /** request, queue group: triggers actor (TRIGGERS_VERBS). */
+  triggers(verb: TriggersVerb): string;
   /** request answered by every triggers instance: `{event_id}` -> `{in_flight}`, whether its webhook call is under way there. */
   readonly triggersInFlight: string;
   /** JetStream stream `<P>_EVENTS`: one message per event, on `<p>.events.<trigger>`. */
@@ -62,7 +91,6 @@ export function subjectsFor(prefix: string): Subjects {
     monitorEvent: (kind) => `${prefix}.monitor.events.${kind}`,
     monitorEventAll: `${prefix}.monitor.events.>`,
     queueOf: (subject) => `q.${subject}`,
-    functions: (verb) => `${prefix}.functions.${verb}`,
     remote: (verb) => `${prefix}.remote.${verb}`,
     triggers: (verb) => `${prefix}.triggers.${verb}`,
     triggersInFlight: `${prefix}.triggers.in_flight`,

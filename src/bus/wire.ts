@@ -16,6 +16,17 @@ export const HEADER = {
   metaPrefix: 'svc-meta-',
 } as const;
 
+/**
+ * Keys of a reply's meta (the `svc-meta-` headers): facts about the bytes for the
+ * requester, which the edge turns into its log line or response headers.
+ */
+export const REPLY_META = {
+  /** The role a GraphQL request ran as. */
+  role: 'role',
+  /** Remote servers' `Set-Cookie` values for the client, a JSON array of strings (compat-facts 7.2). */
+  setCookie: 'set-cookie',
+} as const;
+
 /** The largest message the server accepts, from its INFO (NATS' default before the first INFO). */
 export function maxPayloadOf(nc: NatsConnection): number {
   return nc.info?.max_payload ?? 1024 * 1024;

@@ -96,7 +96,7 @@ const subjectToken: Parser<string> = (raw) => {
 export const API_NAMES = ['metadata', 'graphql', 'config', 'pgdump', 'developer', 'metrics'] as const;
 export type ApiName = (typeof API_NAMES)[number];
 
-export const ACTOR_NAMES = ['edge', 'schema', 'auth', 'triggers', 'functions', 'remote-schema'] as const;
+export const ACTOR_NAMES = ['edge', 'schema', 'auth', 'triggers', 'remote-schema'] as const;
 export type ActorName = (typeof ACTOR_NAMES)[number];
 
 export const LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;

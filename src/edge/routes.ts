@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Bus } from '../bus/bus.js';
-import { encodeJson } from '../bus/wire.js';
+import { encodeJson, REPLY_META } from '../bus/wire.js';
 import type { Config } from '../config/load.js';
 import type { ApiName } from '../config/options.js';
 import { configReport } from '../config/report.js';
@@ -72,9 +72,9 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
       const bytes = await readBody(request, deps.bodyLimit);
       const message = { headers: flattenHeaders(request), body: bytes.toString('utf8') };
       const reply = await bus.ask(subjects.graphql, message, { requestId: facts.requestId, timeoutMs });
-      facts.role = reply.meta.role;
-      // Remote servers' cookies, a JSON array in the reply's meta (compat-facts 7.2; actors/remote-schema/messages.ts).
-      const cookies = reply.meta['set-cookie'];
+      facts.role = reply.meta[REPLY_META.role];
+      // Remote servers' cookies, a JSON array in the reply's meta (compat-facts 7.2).
+      const cookies = reply.meta[REPLY_META.setCookie];
       if (cookies !== undefined) response.setHeader('set-cookie', JSON.parse(cookies) as string[]);
       return sendBody(request, response, 200, reply.body, JSON_TYPE, facts.requestId);
     } catch (error) {

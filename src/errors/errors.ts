@@ -64,6 +64,11 @@ export const errors = {
   remoteSchemaFailed: define('remote-schema-error', 400, (detail: string) => detail),
   remotePermissionsDisabled: define('constraint-violation', 400, () => 'remote schema permissions can only be added when remote schema permissions are enabled in the graphql-engine'),
   remotePermissionInvalid: define('validation-failed', 400, (detail: string) => detail),
+  presetSessionVariableMissing: define('not-found', 400, (variable: string) => `missing session variable: ${quote(variable)}`),
+  presetSessionVariableInvalid: define('not-found', 400, (variable: string, type: string) => `session variable ${quote(variable)} is not a valid ${type}`),
+
+  // GraphQL requests (compat-facts 1.1, 8)
+  validationFailed: define('validation-failed', 400, (message: string) => message),
 
   // Postgres
   postgresConnection: define('postgres-error', 500, () => 'connection error'),

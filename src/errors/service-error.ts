@@ -31,6 +31,11 @@ export class ServiceError extends Error {
     return new ServiceError(this.code, this.status, this.message, path, this.internal, { cause: this.cause });
   }
 
+  /** The same error with its path read relative to `root` (an actor's `$.definition.url` under `$.args`). */
+  under(root: string): ServiceError {
+    return this.atPath(`${root}${this.path.slice(1)}`);
+  }
+
   withInternal(internal: unknown): ServiceError {
     return new ServiceError(this.code, this.status, this.message, this.path, internal, { cause: this.cause });
   }

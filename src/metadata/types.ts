@@ -91,6 +91,12 @@ export interface HeaderConf {
   value_from_env?: string;
 }
 
+/** An event trigger's retry_conf defaults (interface 2.6 and 8). */
+export const RETRY_DEFAULTS = { num_retries: 0, interval_sec: 10, timeout_sec: 60 } as const;
+
+/** A remote schema's `timeout_seconds` default (compat-facts 7.1). */
+export const REMOTE_TIMEOUT_SECONDS_DEFAULT = 60;
+
 export interface EventTriggerEntry {
   name: string;
   definition: {

@@ -94,9 +94,9 @@ export interface Catalog {
   remote?: RemoteCatalog;
 }
 
-/** A remote schema's last introspection, cached cluster-wide; `introspection` null when it failed. */
+/** Which introspection a remote schema is served from: a snapshot id of the remote-schema actor's store, null when its last introspection failed. */
 export interface RemoteSnapshot {
-  introspection: string | null;
+  snapshot: string | null;
   error: string | null;
   /** When it was fetched (ms since the epoch, database clock); tells a reload from an older fetch. */
   fetchedAt: number;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { FunctionFacts } from '../../actors/functions/facts.js';
-import { describeComputedField } from '../../actors/functions/rules/computed-field-rules.js';
-import { describeFunction } from '../../actors/functions/rules/function-rules.js';
+import type { FunctionFacts } from '../../src/functions/facts.js';
+import { describeComputedField } from '../../src/functions/rules/computed-field-rules.js';
+import { describeFunction } from '../../src/functions/rules/function-rules.js';
 import { relationKey, type CatalogFunction, type CatalogFunctionArg } from '../../src/pg/catalog.js';
 
 /** The functions actor's rules as pure functions: catalog facts in, a description or Hasura's reason out. */

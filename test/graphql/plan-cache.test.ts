@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LruCache } from '../../actors/schema/graphql/plan-cache.js';
+import { LruCache } from '../../src/cache/lru.js';
 import { setupGraphqlFixture, type GraphqlFixture } from './fixture.js';
 
 /**

@@ -13,7 +13,7 @@ afterAll(async () => {
 
 describe('role schemas', () => {
   it.each(['admin', 'user', 'anonymous', 'stranger'])('are valid and introspectable for %s', async (role) => {
-    expect(validateSchema(fixture.engine.schemaFor(role))).toEqual([]);
+    expect(validateSchema(await fixture.engine.schemaFor(role, { db: fixture.database.pool, requestId: 'schema-test' }))).toEqual([]);
     const run = await fixture.run(getIntrospectionQuery(), { role });
     expect(run.body.errors).toBeUndefined();
     expect(run.statements).toHaveLength(0);

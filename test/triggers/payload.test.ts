@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_MESSAGE_PREFIX } from '../../actors/triggers/capture/reader.js';
+import { SESSION_MESSAGE_PREFIX } from '../../src/pg/replication/names.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { startTestEngine, type TestEngine } from '../harness/engine.js';
 import { type Received, startWebhook, stopAll, trackTables, type Webhook } from './fixtures.js';

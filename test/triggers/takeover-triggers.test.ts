@@ -55,7 +55,7 @@ describe('a reader that resumes behind a metadata change', () => {
     // Nobody reads the slot now. Rows 1-5 are inserted while no insert trigger exists...
     await db.sql('insert into item select g, g from generate_series(1, 5) g');
     // ...then one is created (by an instance without the triggers actor), then rows 6-8.
-    const schemaOnly = await engine('schema,edge,auth,functions,remote-schema');
+    const schemaOnly = await engine('schema,edge,auth,remote-schema');
     const inserts = await schemaOnly.query({ type: 'create_event_trigger', args: { name: 'item_insert', table: 'item', webhook: hook.url, insert: { columns: '*' } } });
     expect(inserts.json).toEqual({ message: 'success' });
     await db.sql('insert into item select g, g from generate_series(6, 8) g');

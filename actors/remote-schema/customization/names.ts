@@ -1,6 +1,6 @@
 import { isIntrospectionType, isSpecifiedScalarType, specifiedScalarTypes, type GraphQLSchema } from 'graphql';
 import { errors } from '../../../src/errors/errors.js';
-import { GRAPHQL_NAME } from '../../../src/graphql-name.js';
+import { GRAPHQL_NAME } from '../../../src/graphql/name.js';
 
 /**
  * A remote schema's `customization` (compat-facts 7.1): its root fields nested under one

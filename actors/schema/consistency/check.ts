@@ -4,7 +4,8 @@ import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg
 import { buildSourceModel } from '../graphql/table-model.js';
 import { selectPermissionProblem } from '../sql/select-permission-check.js';
 import { withFunctionsChecked } from './functions-check.js';
-import { withRemoteSchemasChecked } from '../graphql/remote-consistency.js';
+import { NO_REMOTE_FACTS, type RemoteFacts } from '../remote/descriptions.js';
+import { withRemoteSchemasChecked } from './remote-schemas.js';
 import type { InconsistentObject } from './inconsistency.js';
 import { laterNameClaims } from './root-fields.js';
 import { withWritePermissionsChecked } from './write-permissions.js';
@@ -13,6 +14,8 @@ export interface ConsistencyReport {
   /** The metadata without its inconsistent objects: what the schema is built from. */
   consistent: Metadata;
   inconsistencies: InconsistentObject[];
+  /** The remote-schema actor's descriptions of the metadata's remote schemas, which the check used. */
+  remotes: RemoteFacts;
 }
 
 /** Table names in relationship definitions may be bare strings, meaning schema `public`. */
@@ -26,12 +29,14 @@ export function displayTable(table: QualifiedName): string {
 
 /**
  * Checks every metadata object against the database catalog, dependencies first: a
- * missing table takes out the objects that need it, and each is reported once.
+ * missing table takes out the objects that need it, and each is reported once. Remote
+ * schemas are judged from `remotes`, the remote-schema actor's descriptions of them
+ * (RemoteDescriber), which the caller asks for first so that this stays synchronous.
  */
-export function checkConsistency(metadata: Metadata, catalog: Catalog): ConsistencyReport {
+export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: RemoteFacts = NO_REMOTE_FACTS): ConsistencyReport {
   const inconsistencies: InconsistentObject[] = [];
   const source = metadata.sources[0];
-  if (source === undefined) return { consistent: metadata, inconsistencies };
+  if (source === undefined) return { consistent: metadata, inconsistencies, remotes };
 
   const liveTables = source.tables.filter((entry) => {
     if (catalog.relations.has(relationKey(entry.table.schema, entry.table.name))) return true;
@@ -74,7 +79,7 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog): Consiste
   const withFunctions = withFunctionsChecked(withRelationships, catalog, inconsistencies);
   const withSelectPermissions = withSelectPermissionsChecked(withFunctions, catalog, inconsistencies);
   const withWritePermissions = withWritePermissionsChecked(withSelectPermissions, catalog, inconsistencies);
-  return { consistent: withRemoteSchemasChecked(withWritePermissions, catalog, inconsistencies), inconsistencies };
+  return { consistent: withRemoteSchemasChecked(withWritePermissions, catalog, remotes, inconsistencies), inconsistencies, remotes };
 }
 
 /**

@@ -1,15 +1,14 @@
-import { gatherFunctionFacts, trackedKeysOf } from '../../functions/facts.js';
-import { computedFieldFunction, describeComputedField } from '../../functions/rules/computed-field-rules.js';
-import { describeFunction } from '../../functions/rules/function-rules.js';
-import { quoted } from '../../functions/rules/reasons.js';
+import { gatherFunctionFacts, trackedKeysOf } from '../../../src/functions/facts.js';
+import { computedFieldFunction, describeComputedField } from '../../../src/functions/rules/computed-field-rules.js';
+import { describeFunction } from '../../../src/functions/rules/function-rules.js';
+import { quoted } from '../../../src/functions/rules/reasons.js';
 import type { Metadata, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog } from '../../../src/pg/catalog.js';
 import type { InconsistentObject } from './inconsistency.js';
 
 /**
  * The computed field and function passes of the consistency check: each object is
- * judged by the functions actor's rules against the catalog (in-process: the check runs
- * on every state build and must stay synchronous; the rules are pure). Objects that
+ * judged by the function rules (src/functions) against the catalog. Objects that
  * fail are reported and left out of the served metadata, and so are select permissions
  * that list a computed field that is gone.
  */

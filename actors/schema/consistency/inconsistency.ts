@@ -22,3 +22,9 @@ export interface InconsistentObject {
   definition: unknown;
   reason: string;
 }
+
+/** The objects of `after` that `before` did not list. */
+export function newInconsistencies(before: readonly InconsistentObject[], after: readonly InconsistentObject[]): InconsistentObject[] {
+  const known = new Set(before.map((item) => JSON.stringify([item.type, item.definition])));
+  return after.filter((item) => !known.has(JSON.stringify([item.type, item.definition])));
+}

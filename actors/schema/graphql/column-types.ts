@@ -1,4 +1,4 @@
-import { isGraphqlName } from '../../../src/graphql-name.js';
+import { isGraphqlName } from '../../../src/graphql/name.js';
 import type { CatalogColumn } from '../../../src/pg/catalog.js';
 import { qualified, quoteIdent } from '../../../src/pg/quote.js';
 

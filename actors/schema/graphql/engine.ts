@@ -7,7 +7,8 @@ import { encodeText } from '../../../src/bus/wire.js';
 import { compileOperation } from '../sql/compile-operation.js';
 import { bindParams } from '../sql/params.js';
 import { databaseError } from './database-errors.js';
-import { documentKey, LruCache, namedPlan, planFor, type CompiledPlan, type PreparedDocument } from './plan-cache.js';
+import { LruCache } from '../../../src/cache/lru.js';
+import { documentKey, namedPlan, planFor, type CompiledPlan, type PreparedDocument } from './plan-cache.js';
 import { compileErrorBody, errorBody, validationError } from './response-errors.js';
 import { roleAccess, type RoleAccess } from './role-access.js';
 import { buildRoleSchema } from './schema/role-schema.js';
@@ -16,9 +17,12 @@ import { buildSourceModel, type SourceModel } from './table-model.js';
 import { executeMutation } from './mutation-executor.js';
 import { writeAccess, type WriteAccess } from './write-access.js';
 import { hasuraValidationError } from './validation-errors.js';
-import { mergeRemoteViews, type RemoteRoutes } from './remote-merge.js';
+import { actorRequest } from '../../../src/bus/actor-request.js';
+import type { RoleViewReply, RoleViewRequest } from '../../../src/bus/messages/remote-schema.js';
+import { REMOTE_VERBS } from '../../../src/bus/subjects.js';
+import { RoleRemoteSources } from '../remote/role-sources.js';
+import { mergeRemoteView, type RemoteRoutes } from './remote-merge.js';
 import { executeIfRemote, unservedOperation, type RemoteExecutionContext } from './remote-routing.js';
-import { RemoteSchemaSet } from './remote-views.js';
 
 /** One GraphQL request of a (possibly batched) POST /v1/graphql body. */
 export interface GraphqlRequest {
@@ -37,7 +41,7 @@ export interface GraphqlEngine {
   /** Runs one request as `session` and returns the response JSON as bytes. */
   execute(request: GraphqlRequest, session: Session, context: ExecutionContext): Promise<Uint8Array>;
   /** The schema `role` sees (built on first use, then cached). */
-  schemaFor(role: string): GraphQLSchema;
+  schemaFor(role: string, context: ExecutionContext): Promise<GraphQLSchema>;
 }
 
 export interface GraphqlEngineOptions {
@@ -48,7 +52,7 @@ export interface GraphqlEngineOptions {
 }
 
 interface RoleRuntime {
-  /** The role, and whether backend-only permissions are offered: what the schema depends on. */
+  /** The role, whether backend-only permissions are offered and whether its remotes are in: what the schema depends on. */
   cacheKey: string;
   access: RoleAccess;
   writes: WriteAccess;
@@ -66,8 +70,8 @@ type ReadyDocument = Extract<PreparedDocument, { kind: 'ready' }>;
  */
 export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options: GraphqlEngineOptions = {}): GraphqlEngine {
   const model = buildSourceModel(metadata, catalog);
-  const remotes = RemoteSchemaSet.from(metadata, catalog);
-  const roles = new Map<string, RoleRuntime>();
+  const remotes = RoleRemoteSources.from(metadata, catalog);
+  const roles = new Map<string, RoleRuntime | Promise<RoleRuntime>>();
   const documents = new LruCache<PreparedDocument>(options.planCacheSize ?? 1000);
 
   // Roles named in no permission all see the placeholder schema; they share one runtime
@@ -88,19 +92,40 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
   }
   // Writes also emit the session for event triggers (mutation-plan.ts) only when some exist.
   const emitSessionMessage = (metadata.sources[0]?.tables ?? []).some((entry) => (entry.event_triggers ?? []).length > 0);
-  const runtimeFor = (role: string, backendOnly = false): RoleRuntime => {
+  /**
+   * The role's runtime, built on its first request. With remote schemas the role's view of
+   * them comes from the remote-schema actor; while it cannot answer, the role is served its
+   * tables alone (and asks again on its next request).
+   */
+  const runtimeFor = (role: string, backendOnly: boolean, context: ExecutionContext): RoleRuntime | Promise<RoleRuntime> => {
     const key = permittedRoles.has(role) ? role : '';
     const backend = backendOnly && backendOnlyRoles.has(key);
     const cacheKey = backend ? `${key}\u0000backend-only` : key;
-    let runtime = roles.get(cacheKey);
-    if (runtime === undefined) {
-      const access = roleAccess(model, key, { inferFunctionPermissions: options.inferFunctionPermissions });
-      const writes = writeAccess(model, access, backend);
-      const merged = mergeRemoteViews(buildRoleSchema(access, writes), remotes?.viewsFor(key) ?? []);
-      runtime = { cacheKey, access, writes, schema: merged.schema, remote: merged.routes };
+    const kept = roles.get(cacheKey);
+    if (kept !== undefined) return kept;
+    const access = roleAccess(model, key, { inferFunctionPermissions: options.inferFunctionPermissions });
+    const writes = writeAccess(model, access, backend);
+    const tables = buildRoleSchema(access, writes);
+    const sources = remotes?.for(key) ?? [];
+    if (sources.length === 0) {
+      const runtime: RoleRuntime = { cacheKey, access, writes, schema: tables, remote: null };
       roles.set(cacheKey, runtime);
+      return runtime;
     }
-    return runtime;
+    const building = roleView(sources, context).then(
+      (view) => {
+        const merged = mergeRemoteView(tables, view, sources);
+        const runtime: RoleRuntime = { cacheKey, access, writes, schema: merged.schema, remote: merged.routes };
+        roles.set(cacheKey, runtime);
+        return runtime;
+      },
+      (): RoleRuntime => {
+        roles.delete(cacheKey);
+        return { cacheKey: `${cacheKey}\u0000without-remotes`, access, writes, schema: tables, remote: null };
+      },
+    );
+    roles.set(cacheKey, building);
+    return building;
   };
 
   const preparedFor = (runtime: RoleRuntime, request: GraphqlRequest): PreparedDocument => {
@@ -114,9 +139,10 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
   };
 
   return {
-    schemaFor: (role) => runtimeFor(role).schema,
+    schemaFor: async (role, context) => (await runtimeFor(role, false, context)).schema,
     async execute(request, session, context) {
-      const runtime = runtimeFor(session.role, usesBackendOnlyPermissions(session));
+      const found = runtimeFor(session.role, usesBackendOnlyPermissions(session), context);
+      const runtime = found instanceof Promise ? await found : found;
       const prepared = preparedFor(runtime, request);
       if (prepared.kind === 'refused') return prepared.body;
 
@@ -128,7 +154,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
         variables = coerced.coerced;
       }
       if (runtime.remote !== null) {
-        const remote = await executeIfRemote(runtime.remote, runtime.schema, prepared, variables, session, context);
+        const remote = await executeIfRemote(runtime.remote, runtime.schema, prepared, request, variables, session, context);
         if (remote !== undefined) return remote;
       }
       if (prepared.operation.operation === 'mutation') {
@@ -158,6 +184,13 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
       }
     },
   };
+}
+
+/** The role's remote schemas as the remote-schema actor merges them. */
+function roleView(sources: RoleViewRequest['remotes'], context: ExecutionContext): Promise<RoleViewReply> {
+  if (context.bus === undefined) return Promise.reject(new Error('no bus to ask the remote-schema actor on'));
+  const ask = actorRequest(context.bus, { requestId: context.requestId, timeoutMs: context.timeoutMs ?? 0 });
+  return ask<RoleViewReply>((subjects) => subjects.remote(REMOTE_VERBS.roleView), { remotes: sources } satisfies RoleViewRequest);
 }
 
 function compile(model: SourceModel, runtime: RoleRuntime, prepared: ReadyDocument, variables: Record<string, unknown>) {

@@ -1,16 +1,16 @@
 import type { FunctionEntry, Metadata, QualifiedName, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog, type CatalogColumn } from '../../../src/pg/catalog.js';
-import type { ArgumentSlot, FunctionDescription, SqlTypeRef } from '../../functions/description.js';
-import { gatherFunctionFacts, trackedKeysOf } from '../../functions/facts.js';
-import { computedFieldFunction, describeComputedField } from '../../functions/rules/computed-field-rules.js';
-import { describeFunction } from '../../functions/rules/function-rules.js';
-import { isGraphqlName } from '../../../src/graphql-name.js';
+import type { ArgumentSlot, FunctionDescription, SqlTypeRef } from '../../../src/functions/description.js';
+import { gatherFunctionFacts, trackedKeysOf } from '../../../src/functions/facts.js';
+import { computedFieldFunction, describeComputedField } from '../../../src/functions/rules/computed-field-rules.js';
+import { describeFunction } from '../../../src/functions/rules/function-rules.js';
+import { isGraphqlName } from '../../../src/graphql/name.js';
 import { columnTypeOf, type ColumnType } from './column-types.js';
 
 /**
  * Tracked functions and computed fields as the GraphQL layer sees them, built beside the
- * table model from the consistent metadata: the functions actor's descriptions (the same
- * pure rules, run in-process on every state build) with GraphQL names and types.
+ * table model from the consistent metadata: the function rules' descriptions
+ * (src/functions) with GraphQL names and types.
  */
 export type ArgumentModel =
   | { kind: 'input'; name: string; sqlName: string | null; type: ColumnType; hasDefault: boolean }

@@ -1,6 +1,6 @@
 import type { DeletePermission, InsertPermission, Metadata, QualifiedName, Relationship, SelectPermission, TableConfiguration, TableEntry, UpdatePermission } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg/catalog.js';
-import { isGraphqlName } from '../../../src/graphql-name.js';
+import { isGraphqlName } from '../../../src/graphql/name.js';
 import { columnTypeOf, type ColumnType } from './column-types.js';
 import { buildFunctionsModel, type FunctionsModel } from './function-model.js';
 

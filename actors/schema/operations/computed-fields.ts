@@ -2,9 +2,9 @@ import { errors } from '../../../src/errors/errors.js';
 import { withTable } from '../../../src/metadata/edit.js';
 import type { ComputedField, QualifiedName, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey } from '../../../src/pg/catalog.js';
-import { functionsClient } from '../../functions/client.js';
-import { gatherFunctionFacts, trackedKeysOf } from '../../functions/facts.js';
-import { displayName, quoted } from '../../functions/rules/reasons.js';
+import { describeComputedField } from '../../../src/functions/rules/computed-field-rules.js';
+import { gatherFunctionFacts, trackedKeysOf } from '../../../src/functions/facts.js';
+import { displayName, quoted } from '../../../src/functions/rules/reasons.js';
 import { permissionsUsing, withoutPermissions } from './computed-field-dependents.js';
 import { toFunctionName } from './functions.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
@@ -12,7 +12,7 @@ import { trackedTable } from './tables.js';
 
 /**
  * add_computed_field and drop_computed_field (interface 2.5; compat-facts 6.1, 6.3).
- * The functions actor judges the field's function against the catalog; a select
+ * The function rules (src/functions) judge the field's function against the catalog; a select
  * permission that lists the field keeps it from being dropped unless `cascade`.
  */
 type TableArg = QualifiedName | string;
@@ -37,17 +37,17 @@ export const addComputedField: Operation<AddArgs> = {
     if (args.definition.session_argument != null) field.definition.session_argument = args.definition.session_argument;
     if (args.comment != null) field.comment = args.comment;
 
-    await judge(context, table, field);
+    judge(context, table, field);
     const metadata = withTable(context.metadata, table, (current) => ({ ...current, computed_fields: [...(current.computed_fields ?? []), field] }));
     return { response: SUCCESS, metadata };
   },
 };
 
-async function judge(context: OperationContext, table: QualifiedName, field: ComputedField): Promise<void> {
+function judge(context: OperationContext, table: QualifiedName, field: ComputedField): void {
   const relation = context.catalog.relations.get(relationKey(table.schema, table.name));
   const columns = relation?.columns.map((column) => column.name) ?? [];
   const facts = gatherFunctionFacts(context.catalog, toFunctionName(field.definition.function), trackedKeysOf(context.metadata.sources[0]?.tables ?? []));
-  const verdict = await functionsClient(context.request).describeComputedField(table, columns, field, facts);
+  const verdict = describeComputedField({ table, columns, field }, facts);
   if (verdict.ok) return;
   const inconsistent = { type: 'computed_field', definition: { ...field, source: 'default', table }, reason: verdict.reason };
   throw errors.invalidConfiguration(context.argsPath, verdict.reason).withInternal([inconsistent]);

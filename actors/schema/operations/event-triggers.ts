@@ -1,10 +1,11 @@
+import type { EventByIdRequest, EventLogsRequest, InvocationLogsRequest, InvokeRequest, RedeliverRequest } from '../../../src/bus/messages/triggers.js';
+import { TRIGGERS_VERBS, type TriggersVerb } from '../../../src/bus/subjects.js';
 import { errors } from '../../../src/errors/errors.js';
 import { findTable, sameTable, withTable } from '../../../src/metadata/edit.js';
-import type { ColumnList, EventTriggerEntry, HeaderConf, Metadata, QualifiedName, TableEntry } from '../../../src/metadata/types.js';
+import { RETRY_DEFAULTS, type ColumnList, type EventTriggerEntry, type HeaderConf, type Metadata, type QualifiedName, type TableEntry } from '../../../src/metadata/types.js';
 import { qualified } from '../../../src/pg/quote.js';
 import { relationKey } from '../../../src/pg/catalog.js';
-import { captureTable, currentSlotName, ensurePublication, ensureSlot, releaseTable, slotExists } from '../../triggers/capture/publication.js';
-import { RETRY_DEFAULTS } from '../../triggers/trigger-set.js';
+import { captureTable, currentSlotName, ensurePublication, ensureSlot, releaseTable, slotExists } from '../../../src/pg/replication/publication.js';
 import { displayTable, toQualified } from '../consistency/check.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
 
@@ -21,7 +22,7 @@ const MAX_NAME_LENGTH = 42;
 const NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 
 /** Asks the triggers actor, which owns the event and invocation logs, over `<p>.triggers.<verb>`. */
-function askTriggers<T>(context: OperationContext, verb: string, message: unknown): Promise<T> {
+function askTriggers<T>(context: OperationContext, verb: TriggersVerb, message: unknown): Promise<T> {
   return context.request<T>((subjects) => subjects.triggers(verb), message);
 }
 
@@ -222,12 +223,12 @@ export const invokeEventTrigger: Operation<{ name: string; payload: unknown }> =
   async run(args, context) {
     const { table, entry } = existingTrigger(context, args.name, `${context.argsPath}.name`);
     if (entry.definition.enable_manual !== true) throw errors.notSupported(`${context.argsPath}.name`, 'manual mode is not enabled for event trigger');
-    const response = await askTriggers<{ event_id: string }>(context, 'invoke', {
+    const response = await askTriggers<{ event_id: string }>(context, TRIGGERS_VERBS.invoke, {
       trigger: entry.name,
       table,
       payload: args.payload ?? null,
       session_variables: context.session.variables,
-    });
+    } satisfies InvokeRequest);
     return { response };
   },
 };
@@ -237,7 +238,7 @@ export const redeliverEvent: Operation<{ event_id: string }> = {
   argsSchema: 'query/redeliver_event',
   readOnly: true,
   async run(args, context) {
-    return { response: await askTriggers(context, 'redeliver', { event_id: args.event_id }) };
+    return { response: await askTriggers(context, TRIGGERS_VERBS.redeliver, { event_id: args.event_id } satisfies RedeliverRequest) };
   },
 };
 
@@ -247,7 +248,7 @@ export const getEventLogs: Operation<{ trigger_name: string; status?: 'pending' 
   readOnly: true,
   async run(args, context) {
     return {
-      response: await askTriggers(context, 'event_logs', { trigger_name: args.trigger_name, status: args.status ?? 'all', limit: args.limit ?? 100, offset: args.offset ?? 0 }),
+      response: await askTriggers(context, TRIGGERS_VERBS.eventLogs, { trigger_name: args.trigger_name, status: args.status ?? 'all', limit: args.limit ?? 100, offset: args.offset ?? 0 } satisfies EventLogsRequest),
     };
   },
 };
@@ -257,7 +258,7 @@ export const getEventInvocationLogs: Operation<{ trigger_name: string; limit?: n
   argsSchema: 'query/get_event_invocation_logs',
   readOnly: true,
   async run(args, context) {
-    return { response: await askTriggers(context, 'invocation_logs', { trigger_name: args.trigger_name, limit: args.limit ?? 100, offset: args.offset ?? 0 }) };
+    return { response: await askTriggers(context, TRIGGERS_VERBS.invocationLogs, { trigger_name: args.trigger_name, limit: args.limit ?? 100, offset: args.offset ?? 0 } satisfies InvocationLogsRequest) };
   },
 };
 
@@ -267,11 +268,11 @@ export const getEventById: Operation<{ event_id: string; invocation_log_limit?: 
   readOnly: true,
   async run(args, context) {
     return {
-      response: await askTriggers(context, 'event_by_id', {
+      response: await askTriggers(context, TRIGGERS_VERBS.eventById, {
         event_id: args.event_id,
         invocation_log_limit: args.invocation_log_limit ?? 100,
         invocation_log_offset: args.invocation_log_offset ?? 0,
-      }),
+      } satisfies EventByIdRequest),
     };
   },
 };

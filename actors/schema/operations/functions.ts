@@ -2,17 +2,17 @@ import { errors } from '../../../src/errors/errors.js';
 import { findTable, sameFunction, withSource } from '../../../src/metadata/edit.js';
 import type { FunctionEntry, Metadata, QualifiedName } from '../../../src/metadata/types.js';
 import { relationKey } from '../../../src/pg/catalog.js';
-import { functionsClient } from '../../functions/client.js';
-import type { FunctionDescription } from '../../functions/description.js';
-import { gatherFunctionFacts, trackedKeysOf } from '../../functions/facts.js';
-import { missingFunction, overloadedFunction, quoted } from '../../functions/rules/reasons.js';
+import type { FunctionDescription } from '../../../src/functions/description.js';
+import { gatherFunctionFacts, trackedKeysOf } from '../../../src/functions/facts.js';
+import { describeFunction } from '../../../src/functions/rules/function-rules.js';
+import { missingFunction, overloadedFunction, quoted } from '../../../src/functions/rules/reasons.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
 import { checkNamesFree } from './root-names.js';
 
 /**
  * The function operations of `/v1/query` (interface 2.4, 4.2; compat-facts 6.1, 6.3).
  * What only the database can tell (the function's shape in `pg_proc`) is judged by the
- * functions actor, asked over the bus; the first-stage checks on the metadata are here.
+ * function rules of src/functions; the first-stage checks on the metadata are here.
  */
 type FunctionName = QualifiedName | { schema?: string; name: string } | string;
 type Configuration = NonNullable<FunctionEntry['configuration']>;
@@ -38,12 +38,12 @@ function trackedFunction(context: OperationContext, fn: QualifiedName, path: str
 }
 
 /**
- * Asks the functions actor to judge the entry against the catalog this request sees;
+ * Judges the entry by the function rules against the catalog this request sees;
  * a refusal is the build error of compat-facts 6.3, with the inconsistent object inside.
  */
-export async function describeTracked(context: OperationContext, entry: FunctionEntry): Promise<FunctionDescription> {
+export function describeTracked(context: OperationContext, entry: FunctionEntry): FunctionDescription {
   const facts = gatherFunctionFacts(context.catalog, entry.function, trackedKeysOf(context.metadata.sources[0]?.tables ?? []));
-  const verdict = await functionsClient(context.request).describeFunction(entry, facts);
+  const verdict = describeFunction(entry, facts);
   if (verdict.ok) return verdict.description;
   throw errors.invalidConfiguration(context.argsPath, verdict.reason).withInternal([{ type: 'function', definition: { ...entry, source: 'default' }, reason: verdict.reason }]);
 }
@@ -62,7 +62,7 @@ async function track(context: OperationContext, fn: QualifiedName, configuration
   const kept = withoutEmpty(configuration);
   if (kept !== undefined) entry.configuration = kept;
   if (comment != null) entry.comment = comment;
-  await describeTracked(context, entry);
+  describeTracked(context, entry);
   const metadata = withFunctions(context.metadata, (functions) => [...functions, entry]);
   checkNamesFree(context, metadata, { function: fn });
   return { response: SUCCESS, metadata };
@@ -129,7 +129,7 @@ export const setFunctionCustomization: Operation<{ function: FunctionName; confi
     const kept = withoutEmpty(args.configuration);
     if (kept === undefined) delete next.configuration;
     else next.configuration = kept;
-    await describeTracked(context, next);
+    describeTracked(context, next);
     const metadata = withFunctions(context.metadata, (functions) => functions.map((entry) => (sameFunction(entry.function, fn) ? next : entry)));
     checkNamesFree(context, metadata, { function: fn });
     return { response: SUCCESS, metadata };
@@ -145,7 +145,7 @@ export const createFunctionPermission: Operation<{ function: FunctionName; role:
     if ((entry.permissions ?? []).some((permission) => permission.role === args.role)) {
       throw errors.alreadyExists(context.argsPath, `permission of role ${JSON.stringify(args.role)} already exists for function ${quoted(fn)} in source: "default"`);
     }
-    const { returnTable } = await describeTracked(context, entry);
+    const { returnTable } = describeTracked(context, entry);
     const table = findTable(context.metadata, returnTable);
     if (!(table?.select_permissions ?? []).some((permission) => permission.role === args.role)) {
       throw errors.notSupported(

@@ -2,7 +2,6 @@ import { errors } from '../../../src/errors/errors.js';
 import { normalizeMetadata } from '../../../src/metadata/normalize.js';
 import { fromVersion2, isVersion2 } from '../../../src/metadata/version2.js';
 import { DEFAULT_SOURCE, emptyMetadata, type Metadata } from '../../../src/metadata/types.js';
-import { checkConsistency } from '../consistency/check.js';
 import type { InconsistentObject } from '../consistency/inconsistency.js';
 import { syncEventCapture } from './event-triggers.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
@@ -71,7 +70,7 @@ export const replaceMetadataV2: Operation<{ allow_inconsistent_metadata?: boolea
     const metadata = normalizeMetadata(checkSources(args.metadata, { ...context, argsPath: `${context.argsPath}.metadata` }));
     await refreshRemoteSnapshots(context, remotesToIntrospect(context, metadata));
     await syncEventCapture(context, metadata);
-    const report = checkConsistency(metadata, await context.reloadCatalog());
+    const report = await context.check(metadata, await context.reloadCatalog());
     return {
       response: consistencyReport(report.inconsistencies),
       metadata,
@@ -96,7 +95,7 @@ export const reloadMetadata: Operation<{ reload_remote_schemas?: boolean | strin
     const remotes = remotesToReload(context, args.reload_remote_schemas);
     await refreshRemoteSnapshots(context, remotes);
     const catalog = await context.reloadCatalog();
-    const report = checkConsistency(context.metadata, catalog);
+    const report = await context.check(context.metadata, catalog);
     const response = { message: 'success', ...consistencyReport(report.inconsistencies) };
     // Rewriting the same metadata moves the version on, so every instance re-reads the refreshed remote schemas.
     return remotes.length === 0 ? { response, catalogChanged: true } : { response, metadata: context.metadata, consistency: 'allow' };
@@ -117,7 +116,7 @@ export const dropInconsistentMetadata: Operation<Empty> = {
   type: 'drop_inconsistent_metadata',
   argsSchema: 'query/drop_inconsistent_metadata',
   async run(_args, context) {
-    const { consistent } = checkConsistency(context.metadata, context.catalog);
+    const { consistent } = await context.check(context.metadata, context.catalog);
     return { response: SUCCESS, metadata: consistent, consistency: 'no-new' };
   },
 };

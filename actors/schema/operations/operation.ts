@@ -4,7 +4,9 @@ import type { Metadata } from '../../../src/metadata/types.js';
 import type { Catalog } from '../../../src/pg/catalog.js';
 import type { Pool, PoolClient } from '../../../src/pg/pool.js';
 import type { Session } from '../../../src/session/session.js';
+import type { ConsistencyReport } from '../consistency/check.js';
 import type { InconsistentObject } from '../consistency/inconsistency.js';
+import type { RemoteFacts } from '../remote/descriptions.js';
 
 /** Everything an operation may read; it changes metadata only by returning a new object. */
 export interface OperationContext {
@@ -14,6 +16,8 @@ export interface OperationContext {
   readonly resourceVersion: number;
   readonly catalog: Catalog;
   readonly inconsistencies: readonly InconsistentObject[];
+  /** The remote-schema actor's descriptions of the remote schemas of `metadata`. */
+  readonly remotes: RemoteFacts;
   readonly session: Session;
   readonly db: Pool;
   readonly log: Logger;
@@ -26,6 +30,8 @@ export interface OperationContext {
   transaction(): Promise<PoolClient>;
   /** Re-reads the database catalog (inside the transaction, if one is open). */
   reloadCatalog(): Promise<Catalog>;
+  /** Checks metadata against a catalog, its remote schemas described by the remote-schema actor. */
+  check(metadata: Metadata, catalog: Catalog): Promise<ConsistencyReport>;
   /** Asks the actor that owns a check (functions, remote schemas, triggers) over the bus. */
   readonly request: ActorRequest;
 }

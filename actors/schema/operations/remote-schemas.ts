@@ -1,17 +1,19 @@
+import type { DescribeReply, DescribeRequest, RemoteDefinition, RemoteDefinitionRequest, SnapshotReply, SnapshotRequest } from '../../../src/bus/messages/remote-schema.js';
+import { REMOTE_VERBS } from '../../../src/bus/subjects.js';
 import { errors } from '../../../src/errors/errors.js';
 import { ServiceError } from '../../../src/errors/service-error.js';
 import type { Metadata, RemoteSchemaEntry } from '../../../src/metadata/types.js';
-import { checkCustomization, resolveDefinition, type RemoteDefinition } from '../../remote-schema/definition.js';
-import { deleteRemoteSnapshot, writeRemoteSnapshot } from '../graphql/remote-cache.js';
-import { failureReason, introspectRemote } from '../graphql/remote-introspection.js';
+import { failureReason, introspectRemote } from '../remote/probe.js';
+import { deleteSnapshotPointer, writeSnapshotPointer } from '../remote/snapshot-pointers.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
 
 /**
  * The remote schema operations of `/v1/query` (interface 2.2, 2.3, 4.2; compat-facts 7).
- * The remote-schema actor introspects and validates; the result is cached in
- * `service_catalog.remote_schemas` in the operation's transaction, and every operation
- * that changes the cache also writes the metadata, so the version moves on and every
- * instance re-reads the cache (interface 9.5).
+ * The remote-schema actor checks definitions, introspects (keeping the answer as a
+ * snapshot) and judges role SDL; which snapshot a remote is served from is written to
+ * `service_catalog.remote_schema_snapshots` in the operation's transaction, and every
+ * operation that moves a pointer also writes the metadata, so the version moves on and
+ * every instance re-reads the pointers (interface 9.5).
  */
 interface RemoteSchemaArgs {
   name: string;
@@ -44,22 +46,29 @@ function entryOf(args: RemoteSchemaArgs, permissions?: RemoteSchemaEntry['permis
   return entry;
 }
 
-/** Checks the definition here (environment variables must be set now, interface 2.2) before asking anyone. */
-function checkDefinition(args: RemoteSchemaArgs, context: OperationContext): void {
-  resolveDefinition(args.definition, `${context.argsPath}.definition`);
-  checkCustomization(args.definition, `${context.argsPath}.definition`);
+/** A remote-schema actor's refusal of the operation's args, at the path it names under them. */
+function underArgs(context: OperationContext, error: unknown): unknown {
+  return error instanceof ServiceError ? error.under(context.argsPath) : error;
 }
 
-/** Introspects and caches, failing the operation when the remote cannot be introspected. */
-async function introspectStrictly(context: OperationContext, entry: Pick<RemoteSchemaEntry, 'name' | 'definition'>): Promise<void> {
-  let introspection: string;
+/** The definition resolves (its environment variables are set now, interface 2.2) and its customization is well-formed. */
+async function checkDefinition(context: OperationContext, entry: Pick<RemoteSchemaEntry, 'name' | 'definition'>): Promise<void> {
   try {
-    introspection = await introspectRemote(context.request, entry);
+    await context.request((subjects) => subjects.remote(REMOTE_VERBS.check), { name: entry.name, definition: entry.definition } satisfies RemoteDefinitionRequest);
   } catch (error) {
-    if (error instanceof ServiceError) throw error.atPath(context.argsPath);
-    throw error;
+    throw underArgs(context, error);
   }
-  await writeRemoteSnapshot(await context.transaction(), entry.name, { introspection });
+}
+
+/** Checks the definition, introspects and points at the snapshot, failing the operation when any of it fails. */
+async function introspectStrictly(context: OperationContext, entry: Pick<RemoteSchemaEntry, 'name' | 'definition'>): Promise<void> {
+  let snapshot: string;
+  try {
+    snapshot = await introspectRemote(context.request, entry);
+  } catch (error) {
+    throw underArgs(context, error);
+  }
+  await writeSnapshotPointer(await context.transaction(), entry.name, { snapshot });
   await context.reloadCatalog();
 }
 
@@ -72,7 +81,7 @@ export async function refreshRemoteSnapshots(context: OperationContext, entries:
   const outcomes = await Promise.all(
     entries.map(async (entry) => {
       try {
-        return { name: entry.name, outcome: { introspection: await introspectRemote(context.request, entry) } };
+        return { name: entry.name, outcome: { snapshot: await introspectRemote(context.request, entry) } };
       } catch (error) {
         context.log.warn({ remoteSchema: entry.name, err: error }, 'remote schema reload failed');
         return { name: entry.name, outcome: { error: failureReason(error) } };
@@ -80,7 +89,7 @@ export async function refreshRemoteSnapshots(context: OperationContext, entries:
     }),
   );
   const transaction = await context.transaction();
-  for (const { name, outcome } of outcomes) await writeRemoteSnapshot(transaction, name, outcome);
+  for (const { name, outcome } of outcomes) await writeSnapshotPointer(transaction, name, outcome);
   await context.reloadCatalog();
 }
 
@@ -89,7 +98,6 @@ export const addRemoteSchema: Operation<RemoteSchemaArgs> = {
   argsSchema: 'query/add_remote_schema',
   async run(args, context) {
     if (findRemote(context, args.name) !== undefined) throw errors.alreadyExists(context.argsPath, `remote schema with name ${JSON.stringify(args.name)} already exists`);
-    checkDefinition(args, context);
     await introspectStrictly(context, args);
     return { response: SUCCESS, metadata: withRemoteSchemas(context.metadata, (entries) => [...entries, entryOf(args)]) };
   },
@@ -102,10 +110,10 @@ export const updateRemoteSchema: Operation<RemoteSchemaArgs> = {
   async run(args, context) {
     const existing = findRemote(context, args.name);
     if (existing === undefined) throw errors.notExists(context.argsPath, `remote schema with name ${JSON.stringify(args.name)} doesn't exist`);
-    checkDefinition(args, context);
     const urlChanged = existing.definition.url !== args.definition.url || existing.definition.url_from_env !== args.definition.url_from_env;
-    const snapshot = context.catalog.remote?.snapshots.get(args.name);
-    if (urlChanged || snapshot?.introspection == null) await introspectStrictly(context, args);
+    const pointer = context.catalog.remote?.snapshots.get(args.name);
+    if (urlChanged || pointer?.snapshot == null) await introspectStrictly(context, args);
+    else await checkDefinition(context, args);
     const entry = entryOf(args, existing.permissions);
     return { response: SUCCESS, metadata: withRemoteSchemas(context.metadata, (entries) => entries.map((item) => (item.name === args.name ? entry : item))) };
   },
@@ -116,7 +124,7 @@ export const removeRemoteSchema: Operation<NameArgs> = {
   argsSchema: 'query/remove_remote_schema',
   async run(args, context) {
     if (findRemote(context, args.name) === undefined) throw errors.notExists(context.argsPath, 'no such remote schema');
-    await deleteRemoteSnapshot(await context.transaction(), args.name);
+    await deleteSnapshotPointer(await context.transaction(), args.name);
     await context.reloadCatalog();
     return { response: SUCCESS, metadata: withRemoteSchemas(context.metadata, (entries) => entries.filter((entry) => entry.name !== args.name)) };
   },
@@ -134,18 +142,28 @@ export const reloadRemoteSchema: Operation<NameArgs> = {
   },
 };
 
-/** compat-facts 7.1: the remote's introspection response as it was received (and cached). */
+/** The snapshot a remote is served from, or the remote-schema-error of why it has none. */
+function servedSnapshot(context: OperationContext, name: string): string {
+  const pointer = context.catalog.remote?.snapshots.get(name);
+  if (pointer?.snapshot == null) throw errors.remoteSchemaFailed(context.argsPath, pointer?.error ?? `remote schema ${JSON.stringify(name)} has not been introspected`);
+  return pointer.snapshot;
+}
+
+/** compat-facts 7.1: the remote's introspection response as it was received (and kept). */
 export const introspectRemoteSchema: Operation<NameArgs> = {
   type: 'introspect_remote_schema',
   argsSchema: 'query/introspect_remote_schema',
   readOnly: true,
   async run(args, context) {
     if (findRemote(context, args.name) === undefined) throw errors.notExists(context.argsPath, `remote schema: ${JSON.stringify(args.name)} not found`);
-    const snapshot = context.catalog.remote?.snapshots.get(args.name);
-    if (snapshot?.introspection == null) {
-      throw errors.remoteSchemaFailed(context.argsPath, snapshot?.error ?? `remote schema ${JSON.stringify(args.name)} has not been introspected`);
+    const snapshot = servedSnapshot(context, args.name);
+    let reply: SnapshotReply;
+    try {
+      reply = await context.request<SnapshotReply>((subjects) => subjects.remote(REMOTE_VERBS.snapshot), { snapshot } satisfies SnapshotRequest);
+    } catch (error) {
+      throw underArgs(context, error);
     }
-    return { response: JSON.parse(snapshot.introspection) as unknown };
+    return { response: JSON.parse(reply.introspection) as unknown };
   },
 };
 
@@ -166,16 +184,18 @@ export const addRemoteSchemaPermissions: Operation<PermissionArgs & { definition
     }
     const entry = permissionTarget(args, context);
     if ((entry.permissions ?? []).some((permission) => permission.role === args.role)) throw errors.alreadyExists(context.argsPath, `${permissionName(args)} already exists`);
-    const snapshot = context.catalog.remote?.snapshots.get(entry.name);
-    if (snapshot?.introspection == null) {
-      throw errors.remoteSchemaFailed(context.argsPath, snapshot?.error ?? `remote schema ${JSON.stringify(entry.name)} has not been introspected`);
-    }
+    const snapshot = servedSnapshot(context, entry.name);
+    const request: DescribeRequest = { remotes: [{ name: entry.name, definition: entry.definition, snapshot, permissions: [{ role: args.role, schema: args.definition.schema }] }] };
+    let reply: DescribeReply;
     try {
-      await context.request((subjects) => subjects.remote('validate_permission'), { name: entry.name, introspection: snapshot.introspection, schema: args.definition.schema });
+      reply = await context.request<DescribeReply>((subjects) => subjects.remote(REMOTE_VERBS.describe), request);
     } catch (error) {
-      if (error instanceof ServiceError) throw error.atPath(context.argsPath);
-      throw error;
+      throw underArgs(context, error);
     }
+    const description = reply.remotes[entry.name];
+    if (description === undefined || !description.ok) throw errors.remoteSchemaFailed(context.argsPath, description?.reason ?? `remote schema ${JSON.stringify(entry.name)} cannot be served`);
+    const refusal = description.permissions[args.role] ?? null;
+    if (refusal !== null) throw errors.remotePermissionInvalid(context.argsPath, refusal);
     const permission: NonNullable<RemoteSchemaEntry['permissions']>[number] = { role: args.role, definition: { schema: args.definition.schema } };
     if (args.comment !== undefined && args.comment !== null) permission.comment = args.comment;
     const next: RemoteSchemaEntry = { ...entry, permissions: [...(entry.permissions ?? []), permission] };
@@ -210,8 +230,8 @@ export function remotesToIntrospect(context: OperationContext, next: Metadata): 
   const current = new Map(remoteSchemasOf(context.metadata).map((entry) => [entry.name, entry]));
   return remoteSchemasOf(next).filter((entry) => {
     const before = current.get(entry.name);
-    const snapshot = context.catalog.remote?.snapshots.get(entry.name);
-    return before === undefined || JSON.stringify(before.definition) !== JSON.stringify(entry.definition) || snapshot?.introspection == null;
+    const pointer = context.catalog.remote?.snapshots.get(entry.name);
+    return before === undefined || JSON.stringify(before.definition) !== JSON.stringify(entry.definition) || pointer?.snapshot == null;
   });
 }
 

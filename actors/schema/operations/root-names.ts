@@ -1,7 +1,7 @@
 import { errors } from '../../../src/errors/errors.js';
 import type { Metadata } from '../../../src/metadata/types.js';
 import { nameTaken, type NameOwner } from '../consistency/root-fields.js';
-import { remoteRootConflict } from '../graphql/remote-consistency.js';
+import { remoteRootConflict } from '../consistency/remote-schemas.js';
 import type { OperationContext } from './operation.js';
 
 /**
@@ -9,6 +9,6 @@ import type { OperationContext } from './operation.js';
  * function: its names must be free in `metadata`, remote schemas' fields included.
  */
 export function checkNamesFree(context: OperationContext, metadata: Metadata, owner: NameOwner): void {
-  const taken = nameTaken(metadata, context.catalog, owner) ?? remoteRootConflict(metadata, context.catalog, context.inconsistencies);
+  const taken = nameTaken(metadata, context.catalog, owner) ?? remoteRootConflict(metadata, context.catalog, context.remotes, context.inconsistencies);
   if (taken !== null) throw errors.remoteSchemaConflicts(context.argsPath, taken);
 }

@@ -1,9 +1,8 @@
 import pg from 'pg';
 import { errors } from '../../../src/errors/errors.js';
 import { ServiceError } from '../../../src/errors/service-error.js';
-import { checkConsistency, displayTable } from '../consistency/check.js';
-import type { InconsistentObject } from '../consistency/inconsistency.js';
-import { newInconsistencies } from '../query-runner.js';
+import { displayTable } from '../consistency/check.js';
+import { newInconsistencies, type InconsistentObject } from '../consistency/inconsistency.js';
 import type { Operation } from './operation.js';
 
 interface RunSqlArgs {
@@ -51,7 +50,7 @@ export const runSql: Operation<RunSqlArgs> = {
 
     if (args.read_only === true || args.check_metadata_consistency === false) return { response };
     const catalog = await context.reloadCatalog();
-    const report = checkConsistency(context.metadata, catalog);
+    const report = await context.check(context.metadata, catalog);
     const broken = newInconsistencies(context.inconsistencies, report.inconsistencies);
     if (broken.length === 0) return { response, catalogChanged: true };
     // Compat-facts 6.3: overloading a tracked function is refused, cascade or not.

@@ -1,4 +1,4 @@
-import { SESSION_MESSAGE_PREFIX } from '../../triggers/capture/reader.js';
+import { SESSION_MESSAGE_PREFIX } from '../../../src/pg/replication/names.js';
 import type { MutationContext } from './mutation-context.js';
 import type { ParamSource } from './params.js';
 import { statementName } from './sql-text.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { invariant } from '../../../src/errors/service-error.js';
 import { qualified, quoteIdent } from '../../../src/pg/quote.js';
 import type { QualifiedName } from '../../../src/metadata/types.js';
-import { GRAPHQL_NAME } from '../../../src/graphql-name.js';
+import { GRAPHQL_NAME } from '../../../src/graphql/name.js';
 
 /**
  * Small pieces of SQL text shared by the compiler. Identifiers go through `quoteIdent`;

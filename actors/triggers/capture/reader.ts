@@ -1,5 +1,6 @@
 import { LogicalReplicationService, PgoutputPlugin, type Pgoutput } from 'pg-logical-replication';
 import type { Logger } from '../../../src/log/logger.js';
+import { SESSION_MESSAGE_PREFIX } from '../../../src/pg/replication/names.js';
 import { formatLsn, parseLsn } from './lsn.js';
 
 /** What the reader hands on: one row change of a committed transaction, values as text. */
@@ -26,9 +27,6 @@ export interface ChangeSink {
   /** Returns the stores of the change's events; the commit is confirmed once all have resolved. */
   change(change: RowChange, transaction: TransactionInfo): Promise<unknown>[];
 }
-
-/** The logical decoding message prefix of session variables (emitted by actors/schema/sql/mutation-plan.ts writeStatement). */
-export const SESSION_MESSAGE_PREFIX = 'service.session';
 
 /** Above this many unstored events the replication socket is paused; below the low mark it resumes. */
 const PAUSE_ABOVE = 5_000;

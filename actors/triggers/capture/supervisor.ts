@@ -4,11 +4,11 @@ import { METADATA_WRITE_LOCK, type MetadataStore } from '../../../src/metadata/s
 import type { Metadata } from '../../../src/metadata/types.js';
 import type { Pool } from '../../../src/pg/pool.js';
 import { inTransaction } from '../../../src/pg/transaction.js';
-import { METADATA_TABLE, PUBLICATION } from '../names.js';
+import { METADATA_TABLE, PUBLICATION } from '../../../src/pg/replication/names.js';
 import { TriggerSet } from '../trigger-set.js';
 import type { ChangeEvents } from './change-events.js';
 import { LEASE_RENEW_MS, ReplicationLease } from './lease.js';
-import { currentSlotName, dropSlot, ensurePublication, ensureSlot, reconcilePublication, slotExists } from './publication.js';
+import { currentSlotName, dropSlot, ensurePublication, ensureSlot, reconcilePublication, slotExists } from '../../../src/pg/replication/publication.js';
 import { ReplicationReader } from './reader.js';
 import { parseLsn } from './lsn.js';
 import { ensureTriggerHistory, forgetTriggers, recordTriggers, triggersAt } from './trigger-history.js';

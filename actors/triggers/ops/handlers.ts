@@ -1,38 +1,12 @@
 import type { ActorContext } from '../../../src/actor/actor.js';
 import { encodeJson } from '../../../src/bus/wire.js';
 import { errors } from '../../../src/errors/errors.js';
-import type { QualifiedName } from '../../../src/metadata/types.js';
+import type { EventByIdRequest, EventLogsRequest, InvocationLogsRequest, InvokeRequest, RedeliverRequest } from '../../../src/bus/messages/triggers.js';
+import { TRIGGERS_VERBS } from '../../../src/bus/subjects.js';
 import { validate } from '../../../src/schemas/validator.js';
 import { EventTooLargeError, type EventLog } from '../log/event-log.js';
 import { EVENT_HEADER, encodeEvent, eventHeaders, formatCreatedAt, manualEventId } from '../log/event-message.js';
 import type { LogReader } from './reads.js';
-
-/** Bus messages of `<p>.triggers.<verb>` (schemas/bus/triggers-*.json). */
-export interface InvokeRequest {
-  trigger: string;
-  table: QualifiedName;
-  payload: unknown;
-  session_variables: Record<string, string> | null;
-}
-export interface RedeliverRequest {
-  event_id: string;
-}
-export interface EventLogsRequest {
-  trigger_name: string;
-  status: 'pending' | 'processed' | 'all';
-  limit: number;
-  offset: number;
-}
-export interface InvocationLogsRequest {
-  trigger_name: string;
-  limit: number;
-  offset: number;
-}
-export interface EventByIdRequest {
-  event_id: string;
-  invocation_log_limit: number;
-  invocation_log_offset: number;
-}
 
 /** How long redeliver_event listens for the instances that have the event in flight. */
 const IN_FLIGHT_WINDOW_MS = 250;
@@ -46,7 +20,7 @@ export function serveTriggerRequests(context: ActorContext, eventLog: EventLog, 
   const { bus } = context;
   const subjects = bus.subjects;
 
-  context.serve(subjects.triggers('invoke'), async (request) => {
+  context.serve(subjects.triggers(TRIGGERS_VERBS.invoke), async (request) => {
     const message = validate<InvokeRequest>('bus/triggers-invoke', request.json());
     const id = manualEventId();
     const stored = encodeEvent({
@@ -68,7 +42,7 @@ export function serveTriggerRequests(context: ActorContext, eventLog: EventLog, 
     return encodeJson({ event_id: id });
   });
 
-  context.serve(subjects.triggers('redeliver'), async (request) => {
+  context.serve(subjects.triggers(TRIGGERS_VERBS.redeliver), async (request) => {
     const message = validate<RedeliverRequest>('bus/triggers-redeliver', request.json());
     const found = await reader.findEvent(message.event_id);
     if (found === null) throw errors.notExists('$.args.event_id', 'event not found');
@@ -81,17 +55,17 @@ export function serveTriggerRequests(context: ActorContext, eventLog: EventLog, 
     return encodeJson({ message: 'success' });
   });
 
-  context.serve(subjects.triggers('event_logs'), async (request) => {
+  context.serve(subjects.triggers(TRIGGERS_VERBS.eventLogs), async (request) => {
     const message = validate<EventLogsRequest>('bus/triggers-event-logs', request.json());
     return encodeJson(await reader.eventLogs(message.trigger_name, message.status, message.limit, message.offset));
   });
 
-  context.serve(subjects.triggers('invocation_logs'), async (request) => {
+  context.serve(subjects.triggers(TRIGGERS_VERBS.invocationLogs), async (request) => {
     const message = validate<InvocationLogsRequest>('bus/triggers-invocation-logs', request.json());
     return encodeJson(await reader.invocationLogs(message.trigger_name, message.limit, message.offset));
   });
 
-  context.serve(subjects.triggers('event_by_id'), async (request) => {
+  context.serve(subjects.triggers(TRIGGERS_VERBS.eventById), async (request) => {
     const message = validate<EventByIdRequest>('bus/triggers-event-by-id', request.json());
     const found = await reader.eventById(message.event_id, message.invocation_log_limit, message.invocation_log_offset);
     if (found === null) throw errors.notExists('$.args.event_id', 'event not found');

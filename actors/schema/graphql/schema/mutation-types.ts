@@ -10,7 +10,7 @@ import {
   type GraphQLFieldConfigMap,
   type GraphQLInputFieldConfigMap,
 } from 'graphql';
-import { isGraphqlName } from '../../../../src/graphql-name.js';
+import { isGraphqlName } from '../../../../src/graphql/name.js';
 import { isNumeric } from '../column-types.js';
 import type { RoleAccess, TableAccess } from '../role-access.js';
 import type { ColumnModel } from '../table-model.js';

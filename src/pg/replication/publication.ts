@@ -1,0 +1,103 @@
+import type { QualifiedName } from '../../metadata/types.js';
+import type { Pool, PoolClient } from '../pool.js';
+import { qualified, quoteIdent } from '../quote.js';
+import { METADATA_TABLE, PUBLICATION, slotName } from './names.js';
+
+type Db = Pool | PoolClient;
+
+const DUPLICATE_OBJECT = '42710';
+const OBJECT_IN_USE = '55006';
+
+/**
+ * The PostgreSQL side of capture: one publication and one logical slot per engine
+ * database. The publication always holds the metadata table (capture follows trigger
+ * changes in WAL order) and exactly the tables that have triggers; those tables get
+ * REPLICA IDENTITY FULL so updates and deletes carry the whole old row.
+ *
+ * Used by the create/delete_event_trigger operations inside the metadata transaction
+ * (so a change committed after the operation returns is always captured) and by the
+ * triggers actor, which reconciles after replace_metadata and clear_metadata.
+ */
+export async function ensurePublication(db: Db): Promise<void> {
+  const exists = await db.query('select 1 from pg_publication where pubname = $1', [PUBLICATION]);
+  if (exists.rowCount !== 0) return;
+  try {
+    await db.query(`create publication ${quoteIdent(PUBLICATION)} for table ${qualified(METADATA_TABLE.schema, METADATA_TABLE.name)}`);
+  } catch (error) {
+    if ((error as { code?: string }).code !== DUPLICATE_OBJECT) throw error;
+  }
+}
+
+export async function currentSlotName(db: Db): Promise<string> {
+  const result = await db.query<{ name: string }>('select current_database() as name');
+  return slotName(result.rows[0]!.name);
+}
+
+/**
+ * Creates the slot if missing. The publication must exist first: pgoutput cannot decode
+ * WAL written before its publication existed. Must not run in a transaction that wrote.
+ */
+export async function ensureSlot(db: Db, slot: string): Promise<void> {
+  const exists = await db.query('select 1 from pg_replication_slots where slot_name = $1', [slot]);
+  if (exists.rowCount !== 0) return;
+  try {
+    await db.query(`select pg_create_logical_replication_slot($1, 'pgoutput')`, [slot]);
+  } catch (error) {
+    if ((error as { code?: string }).code !== DUPLICATE_OBJECT) throw error;
+  }
+}
+
+export async function slotExists(db: Db, slot: string): Promise<boolean> {
+  return (await db.query('select 1 from pg_replication_slots where slot_name = $1', [slot])).rowCount !== 0;
+}
+
+/** Drops the slot; false while a reader still holds it. */
+export async function dropSlot(db: Db, slot: string): Promise<boolean> {
+  try {
+    await db.query('select pg_drop_replication_slot(slot_name) from pg_replication_slots where slot_name = $1', [slot]);
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === OBJECT_IN_USE) return false;
+    throw error;
+  }
+}
+
+async function publishedTables(db: Db): Promise<QualifiedName[]> {
+  const result = await db.query<{ schema: string; name: string }>(
+    'select schemaname as schema, tablename as name from pg_publication_tables where pubname = $1',
+    [PUBLICATION],
+  );
+  return result.rows;
+}
+
+const same = (a: QualifiedName, b: QualifiedName) => a.schema === b.schema && a.name === b.name;
+
+/** Adds `table` to the publication with REPLICA IDENTITY FULL (inside the caller's transaction). */
+export async function captureTable(db: Db, table: QualifiedName): Promise<void> {
+  // ALTER TABLE locks the table: skipped when there is nothing to change (replace_metadata re-applies every trigger).
+  const identity = await db.query<{ full: boolean }>("select relreplident = 'f' as full from pg_class where oid = $1::regclass", [qualified(table.schema, table.name)]);
+  if (identity.rows[0]?.full !== true) await db.query(`alter table ${qualified(table.schema, table.name)} replica identity full`);
+  if ((await publishedTables(db)).some((published) => same(published, table))) return;
+  await db.query(`alter publication ${quoteIdent(PUBLICATION)} add table ${qualified(table.schema, table.name)}`);
+}
+
+/** Removes `table` from the publication (its replica identity is left as it is). */
+export async function releaseTable(db: Db, table: QualifiedName): Promise<void> {
+  if (!(await publishedTables(db)).some((published) => same(published, table))) return;
+  await db.query(`alter publication ${quoteIdent(PUBLICATION)} drop table ${qualified(table.schema, table.name)}`);
+}
+
+/** Brings the publication to exactly `tables` plus the metadata table; tables that no longer exist are skipped. */
+export async function reconcilePublication(db: Db, tables: readonly QualifiedName[]): Promise<void> {
+  await ensurePublication(db);
+  const published = await publishedTables(db);
+  for (const table of tables) {
+    if (published.some((entry) => same(entry, table))) continue;
+    const exists = await db.query('select to_regclass($1) is not null as ok', [qualified(table.schema, table.name)]);
+    if (exists.rows[0]?.ok === true) await captureTable(db, table);
+  }
+  for (const entry of published) {
+    if (same(entry, METADATA_TABLE) || tables.some((table) => same(table, entry))) continue;
+    await releaseTable(db, entry);
+  }
+}
