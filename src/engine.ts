@@ -23,6 +23,15 @@ export interface Engine {
 /** Actors that need the database; without them a process needs no PostgreSQL. */
 export const DATABASE_ACTORS: readonly ActorName[] = ['schema', 'triggers', 'remote-schema'];
 
+/**
+ * The start-up checks of every actor's settings (the auth settings, say), whichever
+ * actors this process runs: a bad setting stops start-up before anything is started or
+ * connected, on every process of the cluster alike.
+ */
+export function checkActorSettings(config: Config): void {
+  for (const actor of [authActor, remoteSchemaActor, schemaActor, triggersActor]) actor.checkSettings?.(config);
+}
+
 /** A subject-safe id for this process, unique across the cluster. */
 function instanceId(): string {
   return `${hostname().replace(/[^A-Za-z0-9_-]/g, '_')}-${process.pid}-${nuid.next().slice(-6)}`;

@@ -2,10 +2,9 @@
 import { resolve } from 'node:path';
 import { Bus } from './bus/bus.js';
 import { ensureLocalNats, NatsUnavailableError, type LocalNats } from './bus/local-nats.js';
-import { validateAuthConfig } from '../actors/auth/validate.js';
 import { helpText } from './config/help.js';
 import { ConfigError, loadConfig, parseCommandLine, type Config } from './config/load.js';
-import { DATABASE_ACTORS, startEngine } from './engine.js';
+import { checkActorSettings, DATABASE_ACTORS, startEngine } from './engine.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { runMonitor } from './monitor/monitor.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './pg/embedded.js';
@@ -31,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
 
 async function serve(config: Config, log: Logger): Promise<number> {
   // A bad JWT or auth setting stops start-up before anything is started or connected.
-  validateAuthConfig(config);
+  checkActorSettings(config);
   // What this process started (a local NATS, the embedded PostgreSQL) is stopped again
   // however serving ends, a failed start-up included, so that nothing is left orphaned.
   const started: (LocalNats | EmbeddedDatabase)[] = [];

@@ -28,6 +28,9 @@ interface ResolveRequest {
  */
 export const authActor: Actor = {
   name: 'auth',
+  checkSettings(config) {
+    validateAuthConfig(config);
+  },
   async start(context) {
     const { config } = context;
     const jwtSettings = validateAuthConfig(config);

@@ -7,7 +7,7 @@ import { postgresUnavailable } from '../../src/pg/errors.js';
 import { createPool } from '../../src/pg/pool.js';
 import { validate } from '../../src/schemas/validator.js';
 import type { Session } from '../../src/session/session.js';
-import { handleGraphql } from './graphql-handler.js';
+import { handleGraphql } from './execution/graphql-handler.js';
 import { SchemaHost } from './host.js';
 import { probeRemoteSchemas } from './remote/probe.js';
 import { ensureSnapshotPointers } from './remote/snapshot-pointers.js';

@@ -5,7 +5,7 @@ import type { Metadata } from '../../src/metadata/types.js';
 import { introspectCatalog, type Catalog } from '../../src/pg/catalog.js';
 import type { Pool, PoolClient } from '../../src/pg/pool.js';
 import { checkConsistency, type ConsistencyReport } from './consistency/check.js';
-import type { GraphqlEngineOptions } from './graphql/engine.js';
+import type { GraphqlEngineOptions } from './execution/engine.js';
 import { RemoteDescriber } from './remote/descriptions.js';
 import { withRemoteCatalog, type RemoteServingOptions } from './remote/snapshot-pointers.js';
 import { buildState, type SchemaState } from './state.js';

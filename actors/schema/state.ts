@@ -1,7 +1,7 @@
 import type { Metadata } from '../../src/metadata/types.js';
 import type { Catalog } from '../../src/pg/catalog.js';
 import type { ConsistencyReport } from './consistency/check.js';
-import { buildGraphqlEngine, type GraphqlEngine, type GraphqlEngineOptions } from './graphql/engine.js';
+import { buildGraphqlEngine, type GraphqlEngine, type GraphqlEngineOptions } from './execution/engine.js';
 
 /**
  * What one schema actor instance serves: a metadata version, the catalog it was checked

@@ -27,6 +27,8 @@ export interface RunningActor {
 
 export interface Actor {
   readonly name: ActorName;
+  /** Start-up checks of the settings the actor owns, run before anything is started or connected; throws a ConfigError. */
+  checkSettings?(config: Config): void;
   start(context: ActorContext): Promise<RunningActor>;
 }
 

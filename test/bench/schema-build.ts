@@ -1,4 +1,4 @@
-import { buildGraphqlEngine } from '../../actors/schema/graphql/engine.js';
+import { buildGraphqlEngine } from '../../actors/schema/execution/engine.js';
 import { checkConsistency } from '../../actors/schema/consistency/check.js';
 import { normalizeMetadata } from '../../src/metadata/normalize.js';
 import { defaultSource, type Metadata, type TableEntry } from '../../src/metadata/types.js';

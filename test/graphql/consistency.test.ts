@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkConsistency } from '../../actors/schema/consistency/check.js';
-import { buildSourceModel } from '../../actors/schema/graphql/table-model.js';
-import { selectPermissionProblem } from '../../actors/schema/sql/select-permission-check.js';
+import { buildSourceModel } from '../../actors/schema/models/table-model.js';
+import { selectPermissionProblem } from '../../actors/schema/consistency/select-permission-check.js';
 import { introspectCatalog, relationKey } from '../../src/pg/catalog.js';
 import { goldenMetadata, setupGraphqlFixture, type GraphqlFixture } from './fixture.js';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { QueryConfig } from 'pg';
 import { checkConsistency } from '../../actors/schema/consistency/check.js';
-import { buildGraphqlEngine, type GraphqlEngine } from '../../actors/schema/graphql/engine.js';
+import { buildGraphqlEngine, type GraphqlEngine } from '../../actors/schema/execution/engine.js';
 import type { Metadata } from '../../src/metadata/types.js';
 import { introspectCatalog } from '../../src/pg/catalog.js';
 import type { Pool } from '../../src/pg/pool.js';

@@ -1,8 +1,9 @@
 import { sameTable } from '../../../src/metadata/edit.js';
+import { displayName, toQualified } from '../../../src/metadata/names.js';
 import type { Metadata, QualifiedName, Relationship, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg/catalog.js';
-import { buildSourceModel } from '../graphql/table-model.js';
-import { selectPermissionProblem } from '../sql/select-permission-check.js';
+import { buildSourceModel } from '../models/table-model.js';
+import { selectPermissionProblem } from './select-permission-check.js';
 import { withFunctionsChecked } from './functions-check.js';
 import { NO_REMOTE_FACTS, type RemoteFacts } from '../remote/descriptions.js';
 import { withRemoteSchemasChecked } from './remote-schemas.js';
@@ -16,15 +17,6 @@ export interface ConsistencyReport {
   inconsistencies: InconsistentObject[];
   /** The remote-schema actor's descriptions of the metadata's remote schemas, which the check used. */
   remotes: RemoteFacts;
-}
-
-/** Table names in relationship definitions may be bare strings, meaning schema `public`. */
-export function toQualified(table: QualifiedName | string): QualifiedName {
-  return typeof table === 'string' ? { schema: 'public', name: table } : table;
-}
-
-export function displayTable(table: QualifiedName): string {
-  return table.schema === 'public' ? table.name : `${table.schema}.${table.name}`;
 }
 
 /**
@@ -43,7 +35,7 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: 
     inconsistencies.push({
       type: 'table',
       definition: entry.table,
-      reason: `no such table/view exists in source: ${JSON.stringify(displayTable(entry.table))}`,
+      reason: `no such table/view exists in source: ${JSON.stringify(displayName(entry.table))}`,
     });
     return false;
   });
@@ -51,11 +43,11 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: 
   const servedTables = liveTables.filter((entry) => {
     const clash = clashes.get(entry);
     if (clash === undefined) return true;
-    const holder = sameTable(clash.holder, entry.table) ? 'itself' : `table ${JSON.stringify(displayTable(clash.holder))}`;
+    const holder = sameTable(clash.holder, entry.table) ? 'itself' : `table ${JSON.stringify(displayName(clash.holder))}`;
     inconsistencies.push({
       type: 'table',
       definition: entry.table,
-      reason: `the GraphQL name ${JSON.stringify(clash.name)} of table ${JSON.stringify(displayTable(entry.table))} is already used by ${holder}`,
+      reason: `the GraphQL name ${JSON.stringify(clash.name)} of table ${JSON.stringify(displayName(entry.table))} is already used by ${holder}`,
     });
     return false;
   });
@@ -98,7 +90,7 @@ function withSelectPermissionsChecked(metadata: Metadata, catalog: Catalog, inco
       inconsistencies.push({
         type: 'select_permission',
         definition: { role: item.role, permission: item.permission, source: source.name, table: entry.table },
-        reason: `in table ${JSON.stringify(displayTable(entry.table))}: in permission for role ${JSON.stringify(item.role)}: ${problem.message}`,
+        reason: `in table ${JSON.stringify(displayName(entry.table))}: in permission for role ${JSON.stringify(item.role)}: ${problem.message}`,
       });
       return false;
     });
@@ -121,7 +113,7 @@ function relationshipProblem(
     const remote = toQualified(using.manual_configuration.remote_table);
     const remoteRelation = catalog.relations.get(relationKey(remote.schema, remote.name));
     if (!tracked.has(relationKey(remote.schema, remote.name)) || remoteRelation === undefined) {
-      return `table ${JSON.stringify(displayTable(remote))} is not tracked`;
+      return `table ${JSON.stringify(displayName(remote))} is not tracked`;
     }
     for (const [from, to] of Object.entries(using.manual_configuration.column_mapping)) {
       if (!hasColumn(relation, from)) return columnMissing(from, entry.table);
@@ -136,14 +128,14 @@ function relationshipProblem(
     for (const column of columns) if (!hasColumn(relation, column)) return columnMissing(column, entry.table);
     const fk = relation.foreignKeys.find((key) => sameColumns(key.columns, columns));
     if (fk === undefined) return `no foreign constraint exists on the given column(s) ${columns.join(', ')}`;
-    if (!tracked.has(relationKey(fk.refSchema, fk.refTable))) return `table ${JSON.stringify(displayTable({ schema: fk.refSchema, name: fk.refTable }))} is not tracked`;
+    if (!tracked.has(relationKey(fk.refSchema, fk.refTable))) return `table ${JSON.stringify(displayName({ schema: fk.refSchema, name: fk.refTable }))} is not tracked`;
     return null;
   }
   // The other table holds the key, pointing back at this one.
   const other = toQualified(on.table);
   const otherRelation = catalog.relations.get(relationKey(other.schema, other.name));
   if (!tracked.has(relationKey(other.schema, other.name)) || otherRelation === undefined) {
-    return `table ${JSON.stringify(displayTable(other))} is not tracked`;
+    return `table ${JSON.stringify(displayName(other))} is not tracked`;
   }
   const columns = on.columns ?? (on.column === undefined ? [] : [on.column]);
   for (const column of columns) if (!hasColumn(otherRelation, column)) return columnMissing(column, other);
@@ -159,7 +151,7 @@ function hasColumn(relation: CatalogRelation, column: string): boolean {
 }
 
 function columnMissing(column: string, table: QualifiedName): string {
-  return `column ${JSON.stringify(column)} does not exist in table ${JSON.stringify(displayTable(table))}`;
+  return `column ${JSON.stringify(column)} does not exist in table ${JSON.stringify(displayName(table))}`;
 }
 
 function sameColumns(a: readonly string[], b: readonly string[]): boolean {

@@ -1,7 +1,7 @@
 import { gatherFunctionFacts, trackedKeysOf } from '../../../src/functions/facts.js';
 import { computedFieldFunction, describeComputedField } from '../../../src/functions/rules/computed-field-rules.js';
 import { describeFunction } from '../../../src/functions/rules/function-rules.js';
-import { quoted } from '../../../src/functions/rules/reasons.js';
+import { quoted } from '../../../src/metadata/names.js';
 import type { Metadata, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog } from '../../../src/pg/catalog.js';
 import type { InconsistentObject } from './inconsistency.js';

@@ -1,9 +1,9 @@
 import type { Metadata, RemoteSchemaEntry } from '../../../src/metadata/types.js';
 import type { Catalog } from '../../../src/pg/catalog.js';
 import { typeShapes } from '../../../src/graphql/type-shape.js';
-import { buildRoleSchema } from '../graphql/schema/role-schema.js';
-import { roleAccess } from '../graphql/role-access.js';
-import { buildSourceModel } from '../graphql/table-model.js';
+import { buildRoleSchema } from '../graphql/role-schema.js';
+import { roleAccess } from '../models/role-access.js';
+import { buildSourceModel } from '../models/table-model.js';
 import type { RemoteFacts } from '../remote/descriptions.js';
 import type { InconsistentObject } from './inconsistency.js';
 

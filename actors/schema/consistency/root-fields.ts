@@ -1,8 +1,8 @@
 import { sameFunction, sameTable } from '../../../src/metadata/edit.js';
 import type { Metadata, QualifiedName, TableConfiguration, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog } from '../../../src/pg/catalog.js';
-import { buildFunctionsModel } from '../graphql/function-model.js';
-import { rootFieldsOf, tableTypeName } from '../graphql/table-model.js';
+import { buildFunctionsModel } from '../models/function-model.js';
+import { rootFieldsOf, tableTypeName } from '../models/table-model.js';
 
 /** A root field name, with the root it lives in: a query and a mutation field may share a name. */
 type RootName = `${'query' | 'mutation'}.${string}`;

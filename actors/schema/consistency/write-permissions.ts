@@ -1,8 +1,8 @@
 import type { Metadata, PermissionEntry, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog } from '../../../src/pg/catalog.js';
-import { buildSourceModel } from '../graphql/table-model.js';
-import { writePermissionProblem, type WritePermission } from '../sql/write-permission-check.js';
-import { displayTable } from './check.js';
+import { buildSourceModel } from '../models/table-model.js';
+import { writePermissionProblem, type WritePermission } from './write-permission-check.js';
+import { displayName } from '../../../src/metadata/names.js';
 import type { InconsistentObject } from './inconsistency.js';
 
 const KINDS = ['insert', 'update', 'delete'] as const;
@@ -29,7 +29,7 @@ export function withWritePermissionsChecked(metadata: Metadata, catalog: Catalog
         inconsistencies.push({
           type: `${kind}_permission`,
           definition: { role: item.role, permission: item.permission, source: source.name, table: entry.table },
-          reason: `in table ${JSON.stringify(displayTable(entry.table))}: in permission for role ${JSON.stringify(item.role)}: ${problem.message}`,
+          reason: `in table ${JSON.stringify(displayName(entry.table))}: in permission for role ${JSON.stringify(item.role)}: ${problem.message}`,
         });
         return false;
       });

@@ -2,7 +2,7 @@ import { stitchSchemas } from '@graphql-tools/stitch';
 import { filterSchema } from '@graphql-tools/utils';
 import { buildASTSchema, GraphQLSchema, parse } from 'graphql';
 import type { RoleRemoteSource, RoleViewReply } from '../../../src/bus/messages/remote-schema.js';
-import { PLACEHOLDER_FIELD } from './schema/role-schema.js';
+import { PLACEHOLDER_FIELD } from './role-schema.js';
 
 /** Where each remote root field of a role's schema goes, and the remotes it goes to. */
 export interface RemoteRoutes {

@@ -4,7 +4,7 @@ import type { ComputedField, QualifiedName, TableEntry } from '../../../src/meta
 import { relationKey } from '../../../src/pg/catalog.js';
 import { describeComputedField } from '../../../src/functions/rules/computed-field-rules.js';
 import { gatherFunctionFacts, trackedKeysOf } from '../../../src/functions/facts.js';
-import { displayName, quoted } from '../../../src/functions/rules/reasons.js';
+import { displayName, quoted } from '../../../src/metadata/names.js';
 import { permissionsUsing, withoutPermissions } from './computed-field-dependents.js';
 import { toFunctionName } from './functions.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';

@@ -6,7 +6,7 @@ import { RETRY_DEFAULTS, type ColumnList, type EventTriggerEntry, type HeaderCon
 import { qualified } from '../../../src/pg/quote.js';
 import { relationKey } from '../../../src/pg/catalog.js';
 import { captureTable, currentSlotName, ensurePublication, ensureSlot, releaseTable, slotExists } from '../../../src/pg/replication/publication.js';
-import { displayTable, toQualified } from '../consistency/check.js';
+import { displayName, toQualified } from '../../../src/metadata/names.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
 
 /**
@@ -83,10 +83,10 @@ function checkAgainstDatabase(context: OperationContext, args: CreateArgs, table
   const path = context.argsPath;
   const relation = context.catalog.relations.get(relationKey(table.schema, table.name));
   if (findTable(context.metadata, table) === undefined || relation === undefined) {
-    throw errors.notExists(`${path}.table`, `table ${JSON.stringify(displayTable(table))} does not exist`);
+    throw errors.notExists(`${path}.table`, `table ${JSON.stringify(displayName(table))} does not exist`);
   }
   if (relation.kind !== 'r' && relation.kind !== 'p') {
-    throw errors.notSupported(`${path}.table`, `event triggers are supported on tables only; ${JSON.stringify(displayTable(table))} is not a table`);
+    throw errors.notSupported(`${path}.table`, `event triggers are supported on tables only; ${JSON.stringify(displayName(table))} is not a table`);
   }
   const columns = new Set(relation.columns.map((column) => column.name));
   for (const op of ['insert', 'update', 'delete'] as const) {
@@ -95,7 +95,7 @@ function checkAgainstDatabase(context: OperationContext, args: CreateArgs, table
       if (!Array.isArray(list)) continue;
       list.forEach((column, index) => {
         if (!columns.has(column)) {
-          throw errors.notExists(`${path}.${op}.${key}[${index}]`, `column ${JSON.stringify(column)} does not exist in table ${JSON.stringify(displayTable(table))}`);
+          throw errors.notExists(`${path}.${op}.${key}[${index}]`, `column ${JSON.stringify(column)} does not exist in table ${JSON.stringify(displayName(table))}`);
         }
       });
     }

@@ -5,7 +5,8 @@ import { relationKey } from '../../../src/pg/catalog.js';
 import type { FunctionDescription } from '../../../src/functions/description.js';
 import { gatherFunctionFacts, trackedKeysOf } from '../../../src/functions/facts.js';
 import { describeFunction } from '../../../src/functions/rules/function-rules.js';
-import { missingFunction, overloadedFunction, quoted } from '../../../src/functions/rules/reasons.js';
+import { quoted } from '../../../src/metadata/names.js';
+import { missingFunction, overloadedFunction } from '../../../src/functions/rules/reasons.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
 import { checkNamesFree } from './root-names.js';
 

@@ -3,7 +3,7 @@ import { withTable } from '../../../src/metadata/edit.js';
 import type { PermissionEntry, QualifiedName, SelectPermission, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey } from '../../../src/pg/catalog.js';
 import { ADMIN_ROLE } from '../../../src/session/session.js';
-import { displayTable } from '../consistency/check.js';
+import { displayName } from '../../../src/metadata/names.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
 import { trackedTable } from './tables.js';
 
@@ -24,7 +24,7 @@ export function assertColumnsExist(context: OperationContext, table: QualifiedNa
   const relation = context.catalog.relations.get(relationKey(table.schema, table.name));
   columns.forEach((column, index) => {
     if (!relation?.columns.some((candidate) => candidate.name === column)) {
-      throw errors.invalidConfiguration(`${path}[${index}]`, `in table ${JSON.stringify(displayTable(table))}: column ${JSON.stringify(column)} does not exist`);
+      throw errors.invalidConfiguration(`${path}[${index}]`, `in table ${JSON.stringify(displayName(table))}: column ${JSON.stringify(column)} does not exist`);
     }
   });
 }
@@ -43,7 +43,7 @@ export function createPermission<P>(kind: PermissionKind, validate: (permission:
       if (args.role === ADMIN_ROLE) throw errors.notSupported(`${context.argsPath}.role`, 'the admin role has every permission; no permission can be defined for it');
       const existing = (entry[key] ?? []) as PermissionEntry<unknown>[];
       if (existing.some((permission) => permission.role === args.role)) {
-        throw errors.alreadyExists(context.argsPath, `${kind} permission already defined on table ${JSON.stringify(displayTable(table))} with role ${JSON.stringify(args.role)}`);
+        throw errors.alreadyExists(context.argsPath, `${kind} permission already defined on table ${JSON.stringify(displayName(table))} with role ${JSON.stringify(args.role)}`);
       }
       validate(args.permission, table, entry, context);
       const added: PermissionEntry<P> = { role: args.role, permission: args.permission };
@@ -63,7 +63,7 @@ export function dropPermission(kind: PermissionKind): Operation<{ table: TableAr
       const { table, entry } = trackedTable(context, args.table);
       const existing = (entry[key] ?? []) as PermissionEntry<unknown>[];
       if (!existing.some((permission) => permission.role === args.role)) {
-        throw errors.notExists(`${context.argsPath}.role`, `${kind} permission for role ${JSON.stringify(args.role)} is not defined on table ${JSON.stringify(displayTable(table))}`);
+        throw errors.notExists(`${context.argsPath}.role`, `${kind} permission for role ${JSON.stringify(args.role)} is not defined on table ${JSON.stringify(displayName(table))}`);
       }
       const metadata = withTable(context.metadata, table, (current) => ({
         ...current,
@@ -79,7 +79,7 @@ export const createSelectPermission = createPermission<SelectPermission>('select
   assertColumnsExist(context, table, permission.columns, `${path}.columns`);
   (permission.computed_fields ?? []).forEach((name, index) => {
     if (!(entry.computed_fields ?? []).some((field) => field.name === name)) {
-      throw errors.invalidConfiguration(`${path}.computed_fields[${index}]`, `in table ${JSON.stringify(displayTable(table))}: computed field ${JSON.stringify(name)} does not exist`);
+      throw errors.invalidConfiguration(`${path}.computed_fields[${index}]`, `in table ${JSON.stringify(displayName(table))}: computed field ${JSON.stringify(name)} does not exist`);
     }
   });
 });

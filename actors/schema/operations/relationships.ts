@@ -2,7 +2,7 @@ import { errors } from '../../../src/errors/errors.js';
 import { withTable } from '../../../src/metadata/edit.js';
 import type { QualifiedName, Relationship, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey } from '../../../src/pg/catalog.js';
-import { displayTable } from '../consistency/check.js';
+import { displayName } from '../../../src/metadata/names.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
 import { trackedTable } from './tables.js';
 
@@ -22,7 +22,7 @@ function assertNameFree(context: OperationContext, table: QualifiedName, entry: 
   const taken =
     relation?.columns.some((column) => column.name === name) ||
     [...(entry.object_relationships ?? []), ...(entry.array_relationships ?? []), ...(entry.computed_fields ?? [])].some((field) => field.name === name);
-  if (taken) throw errors.alreadyExists(path, `field with name ${JSON.stringify(name)} already exists in table ${JSON.stringify(displayTable(table))}`);
+  if (taken) throw errors.alreadyExists(path, `field with name ${JSON.stringify(name)} already exists in table ${JSON.stringify(displayName(table))}`);
 }
 
 function createRelationship(type: string, kind: Kind): Operation<CreateArgs> {
@@ -53,7 +53,7 @@ function relationshipKind(entry: TableEntry, name: string): Kind | undefined {
 }
 
 function missingRelationship(path: string, name: string, table: QualifiedName) {
-  return errors.notExists(path, `relationship ${JSON.stringify(name)} does not exist in table ${JSON.stringify(displayTable(table))}`);
+  return errors.notExists(path, `relationship ${JSON.stringify(name)} does not exist in table ${JSON.stringify(displayName(table))}`);
 }
 
 export const dropRelationship: Operation<{ table: TableArg; relationship: string; cascade?: boolean }> = {

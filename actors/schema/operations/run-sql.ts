@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { errors } from '../../../src/errors/errors.js';
 import { ServiceError } from '../../../src/errors/service-error.js';
-import { displayTable } from '../consistency/check.js';
+import { displayName } from '../../../src/metadata/names.js';
 import { newInconsistencies, type InconsistentObject } from '../consistency/inconsistency.js';
 import type { Operation } from './operation.js';
 
@@ -17,9 +17,9 @@ const TEXT_TYPES = { getTypeParser: () => (value: string) => value } as unknown 
 
 function describe(item: InconsistentObject): string {
   const definition = item.definition as { name?: string; table?: { schema: string; name: string }; schema?: string };
-  if (item.type === 'table') return `table ${displayTable(definition as { schema: string; name: string })}`;
-  if (item.type === 'function') return `function ${displayTable((item.definition as { function: { schema: string; name: string } }).function)}`;
-  if (definition.table !== undefined) return `${item.type.replace('_', ' ')} ${displayTable(definition.table)}.${definition.name ?? ''}`;
+  if (item.type === 'table') return `table ${displayName(definition as { schema: string; name: string })}`;
+  if (item.type === 'function') return `function ${displayName((item.definition as { function: { schema: string; name: string } }).function)}`;
+  if (definition.table !== undefined) return `${item.type.replace('_', ' ')} ${displayName(definition.table)}.${definition.name ?? ''}`;
   return `${item.type.replace('_', ' ')} ${definition.name ?? ''}`;
 }
 

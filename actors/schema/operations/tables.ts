@@ -2,7 +2,7 @@ import { errors } from '../../../src/errors/errors.js';
 import { findTable, sameTable, withTable, withTables } from '../../../src/metadata/edit.js';
 import type { QualifiedName, Relationship, TableConfiguration, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey } from '../../../src/pg/catalog.js';
-import { displayTable, toQualified } from '../consistency/check.js';
+import { displayName, toQualified } from '../../../src/metadata/names.js';
 import { duplicatedCustomRootFields } from '../consistency/root-fields.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
 import { checkNamesFree } from './root-names.js';
@@ -13,16 +13,16 @@ type TableArg = QualifiedName | string;
 export function trackedTable(context: OperationContext, arg: TableArg): { table: QualifiedName; entry: TableEntry } {
   const table = toQualified(arg);
   const entry = findTable(context.metadata, table);
-  if (entry === undefined) throw errors.notExists(`${context.argsPath}.table`, `table ${JSON.stringify(displayTable(table))} does not exist`);
+  if (entry === undefined) throw errors.notExists(`${context.argsPath}.table`, `table ${JSON.stringify(displayName(table))} does not exist`);
   return { table, entry };
 }
 
 function track(context: OperationContext, table: QualifiedName, configuration: TableConfiguration | undefined, isEnum: boolean | undefined) {
   if (findTable(context.metadata, table) !== undefined) {
-    throw errors.alreadyTracked(`${context.argsPath}.table`, `view/table already tracked: ${JSON.stringify(displayTable(table))}`);
+    throw errors.alreadyTracked(`${context.argsPath}.table`, `view/table already tracked: ${JSON.stringify(displayName(table))}`);
   }
   if (!context.catalog.relations.has(relationKey(table.schema, table.name))) {
-    throw errors.notExists(`${context.argsPath}.table`, `no such table/view exists in source: ${JSON.stringify(displayTable(table))}`);
+    throw errors.notExists(`${context.argsPath}.table`, `no such table/view exists in source: ${JSON.stringify(displayName(table))}`);
   }
   checkCustomRootFields(context, configuration);
   const entry: TableEntry = { table };
@@ -106,11 +106,11 @@ export const untrackTable: Operation<{ table: TableArg; cascade?: boolean }> = {
   async run(args, context) {
     const table = toQualified(args.table);
     if (findTable(context.metadata, table) === undefined) {
-      throw errors.alreadyUntracked(`${context.argsPath}.table`, `view/table already untracked: ${JSON.stringify(displayTable(table))}`);
+      throw errors.alreadyUntracked(`${context.argsPath}.table`, `view/table already untracked: ${JSON.stringify(displayName(table))}`);
     }
     const dependents = relationshipsInto(context, table);
     if (dependents.length > 0 && args.cascade !== true) {
-      const names = dependents.map((dependent) => `relationship ${displayTable(dependent.owner)}.${dependent.name}`).join(', ');
+      const names = dependents.map((dependent) => `relationship ${displayName(dependent.owner)}.${dependent.name}`).join(', ');
       throw errors.dependencyError(context.argsPath, `cannot drop due to the following dependent objects : ${names}`);
     }
     const dropped = new Set(dependents.map((dependent) => JSON.stringify([dependent.owner, dependent.name])));

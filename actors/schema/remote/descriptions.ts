@@ -1,9 +1,10 @@
 import type { ActorRequest } from '../../../src/bus/actor-request.js';
-import type { DescribeReply, DescribeRequest, RemoteDescription, RemoteSource } from '../../../src/bus/messages/remote-schema.js';
+import type { DescribeReply, DescribeRequest, RemoteDescription } from '../../../src/bus/messages/remote-schema.js';
 import { REMOTE_VERBS } from '../../../src/bus/subjects.js';
 import { LruCache } from '../../../src/cache/lru.js';
-import type { Metadata, RemoteSchemaEntry } from '../../../src/metadata/types.js';
+import type { Metadata } from '../../../src/metadata/types.js';
 import type { Catalog } from '../../../src/pg/catalog.js';
+import { remoteSourceOf } from '../models/remote-access.js';
 
 /** The remote-schema actor's description of each remote schema of a metadata object, by name. */
 export type RemoteFacts = ReadonlyMap<string, RemoteDescription>;
@@ -12,14 +13,6 @@ export const NO_REMOTE_FACTS: RemoteFacts = new Map();
 
 /** Descriptions kept by content (a remote's definition, snapshot and permissions). */
 const KEPT = 256;
-
-/** The remote as messages carry it, or why it has nothing to serve (no pointer, or a failed introspection). */
-export function remoteSourceOf(entry: RemoteSchemaEntry, catalog: Catalog): RemoteSource | { reason: string } {
-  const pointer = catalog.remote?.snapshots.get(entry.name);
-  if (pointer === undefined) return { reason: `remote schema ${JSON.stringify(entry.name)} has not been introspected` };
-  if (pointer.snapshot === null) return { reason: pointer.error ?? 'the remote schema could not be introspected' };
-  return { name: entry.name, definition: entry.definition, snapshot: pointer.snapshot };
-}
 
 /**
  * Asks the remote-schema actor to describe the remote schemas a consistency check meets,

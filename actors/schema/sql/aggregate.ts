@@ -1,10 +1,10 @@
-import type { TableAccess } from '../graphql/role-access.js';
-import { typeNames } from '../graphql/type-names.js';
+import type { TableAccess } from '../models/role-access.js';
+import { typeNames } from '../models/type-names.js';
 import { invariant } from '../../../src/errors/service-error.js';
 import type { CompileContext } from './context.js';
 import { argumentsOf, collectFields, subSelections, type CollectedField } from './fields.js';
-import { compileComputedScalar } from './function-select.js';
-import { AGGREGATE_FUNCTIONS } from './order-by.js';
+import { AGGREGATE_FUNCTIONS } from '../models/aggregate-functions.js';
+import { compileComputedScalar } from './computed-scalar.js';
 import { columnRef, jsonObject, nameLiteral } from './sql-text.js';
 
 /**
@@ -17,7 +17,7 @@ export function compileAggregateSelection(context: CompileContext, access: Table
   const pairs = collectFields(context, typeName, subSelections(field), field.path).map((sub): [string, string] => {
     if (sub.name === '__typename') return [sub.responseKey, nameLiteral(typeName)];
     if (sub.name === 'count') return [sub.responseKey, countCall(context, access, alias, sub)];
-    invariant((AGGREGATE_FUNCTIONS as readonly string[]).includes(sub.name), `aggregate ${sub.name} is validated`);
+    invariant(AGGREGATE_FUNCTIONS.includes(sub.name), `aggregate ${sub.name} is validated`);
     return [sub.responseKey, functionObject(context, access, alias, sub, sub.name)];
   });
   return jsonObject(pairs);

@@ -1,7 +1,7 @@
 import { visit, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
-import type { RoleAccess } from '../graphql/role-access.js';
-import type { SourceModel } from '../graphql/table-model.js';
-import { QUERY_ROOT } from '../graphql/type-names.js';
+import type { RoleAccess } from '../models/role-access.js';
+import type { SourceModel } from '../models/table-model.js';
+import { QUERY_ROOT } from '../models/type-names.js';
 import { compileContext, tableAccessOf, type CompileContext } from './context.js';
 import { collectFields, type CollectedField } from './fields.js';
 import type { VariableUse } from './input.js';

@@ -1,7 +1,7 @@
 import type { FragmentDefinitionNode } from 'graphql';
 import { invariant } from '../../../src/errors/service-error.js';
-import type { RoleAccess, TableAccess } from '../graphql/role-access.js';
-import type { SourceModel } from '../graphql/table-model.js';
+import type { RoleAccess, TableAccess } from '../models/role-access.js';
+import type { SourceModel } from '../models/table-model.js';
 import { InputReader } from './input.js';
 import { ParamList } from './params.js';
 import { AliasGenerator } from './sql-text.js';

@@ -1,6 +1,6 @@
 import { qualified, quoteIdent } from '../../../src/pg/quote.js';
 import { argumentsOf, type CollectedField } from './fields.js';
-import { columnValue } from './insert-rows.js';
+import { columnValue } from './column-value.js';
 import { nextStatement, type MutationContext } from './mutation-context.js';
 import { countRows, cteRows, mutationResponse, mutationRow } from './mutation-output.js';
 import { step, writeStatement, type MutationFieldPlan } from './mutation-plan.js';

@@ -1,9 +1,9 @@
 import type { QualifiedName } from '../../../src/metadata/types.js';
 import { qualified, quoteIdent } from '../../../src/pg/quote.js';
-import type { ArgumentModel } from '../graphql/function-model.js';
+import type { ArgumentModel } from '../models/function-model.js';
 import type { CompileContext } from './context.js';
 import type { Input } from './input.js';
-import { operandParam } from './operators.js';
+import { operandParam } from './operand-params.js';
 import { QueryError } from './query-error.js';
 
 /**

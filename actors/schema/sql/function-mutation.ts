@@ -1,4 +1,4 @@
-import type { FunctionRootTarget } from '../graphql/function-access.js';
+import type { FunctionRootTarget } from '../models/role-access.js';
 import type { CollectedField } from './fields.js';
 import { compileFunctionRoot } from './function-select.js';
 import { nextStatement, type MutationContext } from './mutation-context.js';

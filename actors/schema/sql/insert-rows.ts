@@ -1,10 +1,11 @@
-import type { ColumnModel, RelationshipModel } from '../graphql/table-model.js';
-import type { InsertAccess } from '../graphql/write-access.js';
-import { mutationTypeNames } from '../graphql/mutation-names.js';
+import type { RelationshipModel } from '../models/table-model.js';
+import type { InsertAccess } from '../models/write-access.js';
+import { mutationTypeNames } from '../models/mutation-names.js';
 import type { MutationContext } from './mutation-context.js';
 import { argumentsOf, type CollectedField } from './fields.js';
 import { permissionInput, type Input } from './input.js';
 import { QueryError } from './query-error.js';
+import { columnValue } from './column-value.js';
 import { compileOnConflict, type OnConflict } from './on-conflict.js';
 
 /**
@@ -75,13 +76,6 @@ function readNested(context: MutationContext, relationship: RelationshipModel, i
   const conflictInput = fields.get('on_conflict');
   const conflict = conflictInput === undefined || reader.isNull(conflictInput) ? null : compileOnConflict(context, access.model.key, conflictInput);
   return { relationship, access, rows: items.map((item) => readRow(context, access, item)), onConflict: conflict };
-}
-
-/** A column's value as a parameter of its type; SQL null for null. */
-export function columnValue(context: MutationContext, column: ColumnModel, input: Input): string {
-  if (context.reader.isNull(input)) return `null::${column.type.sqlType}`;
-  const json = column.type.category === 'json' || column.type.category === 'jsonb';
-  return context.reader.param(input, context.params, column.type.sqlType, json ? 'json' : 'plain', column.type.isArray ? `[${column.type.scalar}!]` : column.type.scalar);
 }
 
 /** Whether any row writes related rows too. */

@@ -1,6 +1,6 @@
 import { qualified, quoteIdent } from '../../../src/pg/quote.js';
-import type { TableModel } from '../graphql/table-model.js';
-import type { InsertAccess } from '../graphql/write-access.js';
+import type { TableModel } from '../models/table-model.js';
+import type { InsertAccess } from '../models/write-access.js';
 import type { CollectedField } from './fields.js';
 import { hasNested, readInsertInput, type InsertInput, type InsertRow } from './insert-rows.js';
 import { nextStatement, type MutationContext } from './mutation-context.js';

@@ -1,4 +1,4 @@
-import type { WriteAccess } from '../graphql/write-access.js';
+import type { WriteAccess } from '../models/write-access.js';
 import type { CompileContext } from './context.js';
 import { ParamList } from './params.js';
 

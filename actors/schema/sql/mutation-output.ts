@@ -1,6 +1,6 @@
-import type { TableAccess } from '../graphql/role-access.js';
-import type { TableModel } from '../graphql/table-model.js';
-import { mutationTypeNames } from '../graphql/mutation-names.js';
+import type { TableAccess } from '../models/role-access.js';
+import type { TableModel } from '../models/table-model.js';
+import { mutationTypeNames } from '../models/mutation-names.js';
 import { invariant } from '../../../src/errors/service-error.js';
 import type { CompileContext } from './context.js';
 import { collectFields, subSelections, type CollectedField } from './fields.js';

@@ -1,8 +1,8 @@
 import type { FragmentDefinitionNode, OperationDefinitionNode } from 'graphql';
-import type { RoleAccess } from '../graphql/role-access.js';
-import type { SourceModel } from '../graphql/table-model.js';
-import type { WriteAccess } from '../graphql/write-access.js';
-import { MUTATION_ROOT } from '../graphql/mutation-names.js';
+import type { RoleAccess } from '../models/role-access.js';
+import type { SourceModel } from '../models/table-model.js';
+import type { WriteAccess } from '../models/write-access.js';
+import { MUTATION_ROOT } from '../models/mutation-names.js';
 import { collectFields, type CollectedField } from './fields.js';
 import { compileDelete } from './delete.js';
 import { compileFunctionMutation } from './function-mutation.js';

@@ -1,7 +1,7 @@
 import { quoteIdent } from '../../../src/pg/quote.js';
 import type { MutationContext } from './mutation-context.js';
 import type { Input } from './input.js';
-import { columnValue } from './insert-rows.js';
+import { columnValue } from './column-value.js';
 import { permissionInput } from './input.js';
 import { QueryError } from './query-error.js';
 import { and } from './sql-text.js';

@@ -1,8 +1,9 @@
-import type { TableAccess } from '../graphql/role-access.js';
-import type { RelationshipModel } from '../graphql/table-model.js';
+import type { TableAccess } from '../models/role-access.js';
+import type { RelationshipModel } from '../models/table-model.js';
 import { invariant } from '../../../src/errors/service-error.js';
 import { tableAccessOf, type CompileContext } from './context.js';
-import { compileComputedScalar } from './function-select.js';
+import { AGGREGATE_FUNCTIONS } from '../models/aggregate-functions.js';
+import { compileComputedScalar } from './computed-scalar.js';
 import type { Input } from './input.js';
 import { joinCondition } from './relationships.js';
 import { and, columnRef, tableRef } from './sql-text.js';
@@ -29,8 +30,6 @@ const DIRECTIONS: Record<string, Pick<OrderKey, 'direction' | 'nulls'>> = {
   desc_nulls_first: { direction: 'desc', nulls: 'first' },
   desc_nulls_last: { direction: 'desc', nulls: 'last' },
 };
-
-export const AGGREGATE_FUNCTIONS = ['avg', 'max', 'min', 'stddev', 'stddev_pop', 'stddev_samp', 'sum', 'var_pop', 'var_samp', 'variance'] as const;
 
 export function compileOrderBy(context: CompileContext, access: TableAccess, alias: string, input: Input): OrderKey[] {
   if (context.reader.isNull(input)) return [];
@@ -76,7 +75,7 @@ function aggregateKeys(context: CompileContext, relationship: RelationshipModel,
       keys.push({ expression: `(select count(*) ${related.from})`, ...direction(context, value) });
       continue;
     }
-    invariant((AGGREGATE_FUNCTIONS as readonly string[]).includes(name), `aggregate ${name} is in the role's schema`);
+    invariant(AGGREGATE_FUNCTIONS.includes(name), `aggregate ${name} is in the role's schema`);
     for (const [field, order] of reader.fields(value)) {
       if (reader.isNull(order)) continue;
       const column = related.access.columnsByField.get(field);

@@ -1,4 +1,4 @@
-import type { RelationshipModel } from '../graphql/table-model.js';
+import type { RelationshipModel } from '../models/table-model.js';
 import { and, columnRef } from './sql-text.js';
 
 /** The condition tying rows of a relationship's related table (`childAlias`) to the row it belongs to. */

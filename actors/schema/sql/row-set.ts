@@ -1,4 +1,4 @@
-import type { TableAccess } from '../graphql/role-access.js';
+import type { TableAccess } from '../models/role-access.js';
 import { qualified, quoteIdent } from '../../../src/pg/quote.js';
 import type { CompileContext } from './context.js';
 import { argumentsOf, type CollectedField } from './fields.js';

@@ -1,9 +1,11 @@
-import type { TableAccess } from '../graphql/role-access.js';
-import type { ColumnModel, RelationshipModel } from '../graphql/table-model.js';
-import { typeNames } from '../graphql/type-names.js';
+import type { TableAccess } from '../models/role-access.js';
+import type { ComputedFieldModel } from '../models/function-model.js';
+import type { ColumnModel, RelationshipModel } from '../models/table-model.js';
+import { typeNames } from '../models/type-names.js';
 import { invariant } from '../../../src/errors/service-error.js';
 import { compileAggregateSelection } from './aggregate.js';
-import { compileComputedScalar, compileComputedTable } from './function-select.js';
+import { compileComputedScalar } from './computed-scalar.js';
+import { functionCall, rowArgument } from './function-call.js';
 import { tableAccessOf, type CompileContext } from './context.js';
 import { argumentsOf, collectFields, subSelections, type CollectedField } from './fields.js';
 import { rowSet, renderRows, type RowSet } from './row-set.js';
@@ -115,4 +117,19 @@ function compileObjectRelationship(context: CompileContext, relationship: Relati
 
 function aggregateOrder(rows: RowSet): string {
   return rows.orderKeys.length === 0 ? '' : ` order by ${renderOrderKeys(rows.orderKeys)}`;
+}
+
+/** A table computed field of the row under `alias`: the rows its function returns for that row. */
+export function compileComputedTable(context: CompileContext, access: TableAccess, alias: string, field: ComputedFieldModel, node: CollectedField): string {
+  invariant(field.returns.kind === 'table', 'a table computed field returns rows');
+  const returned = tableAccessOf(context, field.returns.table);
+  const call = functionCall(context, { function: field.function, arguments: field.arguments, args: argumentsOf(node).get('args'), row: rowArgument(alias, access.model.table) });
+  if (field.returns.returnsSet) return compileList(context, returned, node, undefined, call);
+  return compileSingleRow(context, returned, node, call);
+}
+
+/** A function returning one row (not SETOF): that row as an object, or null (compat-facts 6.2). */
+export function compileSingleRow(context: CompileContext, access: TableAccess, field: CollectedField, call: string): string {
+  const rows = rowSet(context, access, field, undefined, call);
+  return `(select ${rowObject(context, rows.access, rows.alias, field)} ${renderRows(rows)} limit 1)`;
 }

@@ -1,10 +1,10 @@
 import { qualified, quoteIdent } from '../../../src/pg/quote.js';
-import type { ColumnModel } from '../graphql/table-model.js';
-import type { UpdateAccess } from '../graphql/write-access.js';
-import { UPDATE_OPERATORS, type UpdateOperator } from '../graphql/mutation-names.js';
+import type { ColumnModel } from '../models/table-model.js';
+import type { UpdateAccess } from '../models/write-access.js';
+import { UPDATE_OPERATORS, type UpdateOperator } from '../models/mutation-names.js';
 import { invariant } from '../../../src/errors/service-error.js';
 import { argumentsOf, type CollectedField } from './fields.js';
-import { columnValue } from './insert-rows.js';
+import { columnValue } from './column-value.js';
 import { permissionInput, type Input } from './input.js';
 import { nextStatement, type MutationContext } from './mutation-context.js';
 import { allRows, countRows, cteRows, mutationResponse, mutationRow } from './mutation-output.js';

@@ -4,7 +4,8 @@ import type { ComputedFieldDescription, ComputedFieldReturn, Verdict } from '../
 import type { FunctionFacts } from '../facts.js';
 import { argType, argumentSlots, inputArgs, isJsonType, sessionSlot } from './arguments.js';
 import { isGraphqlName } from '../../graphql/name.js';
-import { displayName, missingFunction, overloadedFunction, quoted, reasonMessage } from './reasons.js';
+import { displayName, quoted } from '../../metadata/names.js';
+import { missingFunction, overloadedFunction, reasonMessage } from './reasons.js';
 
 export interface ComputedFieldQuestion {
   /** The table or view that gets the field. */

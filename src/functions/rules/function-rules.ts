@@ -4,7 +4,8 @@ import type { FunctionDescription, Verdict } from '../description.js';
 import type { FunctionFacts } from '../facts.js';
 import { argumentSlots, inputArgs, isJsonType, sessionSlot } from './arguments.js';
 import { isGraphqlName } from '../../graphql/name.js';
-import { displayName, missingFunction, overloadedFunction, quoted, reasonMessage } from './reasons.js';
+import { displayName, quoted } from '../../metadata/names.js';
+import { missingFunction, overloadedFunction, reasonMessage } from './reasons.js';
 
 /**
  * The rules a function must pass to be tracked (interface 2.4, compat-facts 6.3, after

@@ -1,13 +1,5 @@
+import { quoted } from '../../metadata/names.js';
 import type { QualifiedName } from '../../metadata/types.js';
-
-/** A function or table as Hasura names it in messages: bare in `public`, else `schema.name`. */
-export function displayName(name: QualifiedName): string {
-  return name.schema === 'public' ? name.name : `${name.schema}.${name.name}`;
-}
-
-export function quoted(name: QualifiedName): string {
-  return JSON.stringify(displayName(name));
-}
 
 /** Hasura's `makeReasonMessage`: one reason inline, several as a bulleted list. */
 export function reasonMessage(reasons: readonly string[]): string {

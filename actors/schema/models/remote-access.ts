@@ -2,7 +2,14 @@ import type { RemoteSource, RoleRemoteSource } from '../../../src/bus/messages/r
 import type { Metadata, RemoteSchemaEntry } from '../../../src/metadata/types.js';
 import type { Catalog } from '../../../src/pg/catalog.js';
 import { ADMIN_ROLE } from '../../../src/session/session.js';
-import { remoteSourceOf } from './descriptions.js';
+
+/** The remote as messages carry it, or why it has nothing to serve (no pointer, or a failed introspection). */
+export function remoteSourceOf(entry: RemoteSchemaEntry, catalog: Catalog): RemoteSource | { reason: string } {
+  const pointer = catalog.remote?.snapshots.get(entry.name);
+  if (pointer === undefined) return { reason: `remote schema ${JSON.stringify(entry.name)} has not been introspected` };
+  if (pointer.snapshot === null) return { reason: pointer.error ?? 'the remote schema could not be introspected' };
+  return { name: entry.name, definition: entry.definition, snapshot: pointer.snapshot };
+}
 
 /**
  * Which remote schemas each role sees (interface 2.3 rule 8, compat-facts 7.3): without

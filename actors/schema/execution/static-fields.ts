@@ -1,6 +1,6 @@
 import { executeSync, Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { CollectedField } from '../sql/fields.js';
-import { PLACEHOLDER_FIELD } from './schema/role-schema.js';
+import { PLACEHOLDER_FIELD } from '../graphql/role-schema.js';
 
 /**
  * Root fields answered without the database: introspection (`__schema`, `__type`),

@@ -1,9 +1,9 @@
 import type { ColumnList, SelectPermission } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog } from '../../../src/pg/catalog.js';
-import { qualifiedTable, type SourceModel, type TableModel } from '../graphql/table-model.js';
-import { INT_TYPE, type ColumnType } from '../graphql/column-types.js';
-import { inputArgumentsOf } from '../graphql/function-model.js';
-import { operatorNamed } from './operators.js';
+import { qualifiedTable, type SourceModel, type TableModel } from '../models/table-model.js';
+import { INT_TYPE, type ColumnType } from '../models/column-types.js';
+import { inputArgumentsOf } from '../models/function-model.js';
+import { operatorNamed } from '../models/operators.js';
 
 export interface PermissionProblem {
   /** JSON path of the offending part, relative to the permission object (`$.filter.author.name`). */

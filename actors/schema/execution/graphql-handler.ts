@@ -1,10 +1,10 @@
-import type { Bus, HandlerReply } from '../../src/bus/bus.js';
-import { encodeJson, REPLY_META } from '../../src/bus/wire.js';
-import { errors } from '../../src/errors/errors.js';
-import { ServiceError } from '../../src/errors/service-error.js';
-import type { Session } from '../../src/session/session.js';
-import type { GraphqlRequest } from './graphql/engine.js';
-import type { SchemaHost } from './host.js';
+import type { Bus, HandlerReply } from '../../../src/bus/bus.js';
+import { encodeJson, REPLY_META } from '../../../src/bus/wire.js';
+import { errors } from '../../../src/errors/errors.js';
+import { ServiceError } from '../../../src/errors/service-error.js';
+import type { Session } from '../../../src/session/session.js';
+import type { GraphqlRequest } from './engine.js';
+import type { SchemaHost } from '../host.js';
 
 interface GraphqlMessage {
   headers: Record<string, string>;

@@ -1,5 +1,4 @@
-import type { ColumnType } from '../graphql/column-types.js';
-import type { ParamEncoding } from './params.js';
+import type { ColumnType } from './column-types.js';
 
 /**
  * The comparison operators of `<type>_comparison_exp`, one table for the schema builder
@@ -95,22 +94,4 @@ export function operatorNamed(type: ColumnType, name: string): ComparisonOperato
     OPERATOR_TABLES.set(key, table);
   }
   return table.get(name);
-}
-
-/** The SQL type and encoding of an operand's parameter. */
-export function operandParam(type: ColumnType, operand: OperandKind): { sqlType: string; encoding: ParamEncoding } {
-  const json = type.category === 'json' || type.category === 'jsonb';
-  switch (operand) {
-    case 'scalar':
-      return { sqlType: type.sqlType, encoding: json ? 'json' : 'plain' };
-    case 'scalar-list':
-      return { sqlType: `${type.sqlType}[]`, encoding: json ? 'json-list' : 'plain' };
-    case 'array':
-      return { sqlType: type.sqlType, encoding: 'plain' };
-    case 'string':
-      return { sqlType: 'text', encoding: 'plain' };
-    case 'string-list':
-    case 'boolean':
-      return { sqlType: 'text[]', encoding: 'plain' };
-  }
 }

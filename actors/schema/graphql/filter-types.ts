@@ -1,11 +1,10 @@
 import { GraphQLBoolean, GraphQLInputObjectType, GraphQLNonNull, GraphQLString, type GraphQLInputFieldConfigMap, type GraphQLInputType } from 'graphql';
-import { INT_TYPE, type ColumnType } from '../column-types.js';
-import type { RoleAccess, TableAccess } from '../role-access.js';
-import { typeNames } from '../type-names.js';
-import { operatorsFor, type OperandKind } from '../../sql/operators.js';
-import { inputArgumentsOf } from '../function-model.js';
-import { plainScalarType } from './function-types.js';
-import { selectColumnEnum } from './table-types.js';
+import { INT_TYPE, type ColumnType } from '../models/column-types.js';
+import type { RoleAccess, TableAccess } from '../models/role-access.js';
+import { typeNames } from '../models/type-names.js';
+import { operatorsFor, type OperandKind } from '../models/operators.js';
+import { inputArgumentsOf, plainScalarType } from '../models/function-model.js';
+import { selectColumnEnum } from './select-column.js';
 import { nonNullList, scalarType, type TypeRegistry } from './type-registry.js';
 
 /** `<t>_bool_exp` and the `<type>_comparison_exp` types of its columns (the `where` argument). */

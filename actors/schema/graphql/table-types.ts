@@ -1,19 +1,22 @@
 import {
   GraphQLBoolean,
-  GraphQLEnumType,
   GraphQLFloat,
   GraphQLInt,
   GraphQLNonNull,
   GraphQLObjectType,
   GraphQLString,
+  type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
 } from 'graphql';
-import type { RoleAccess, TableAccess } from '../role-access.js';
-import { typeNames } from '../type-names.js';
+import type { ComputedFieldModel } from '../models/function-model.js';
+import type { RoleAccess, TableAccess } from '../models/role-access.js';
+import { typeNames } from '../models/type-names.js';
 import { boolExpType } from './filter-types.js';
-import { argsArgument, computedField } from './function-types.js';
-import { aggregatedColumns, aggregatedComputedFields, COMPARABLE_FUNCTIONS, NUMERIC_FUNCTIONS, orderByType } from './order-types.js';
+import { argsArgument } from './function-arguments.js';
+import { selectColumnEnum } from './select-column.js';
+import { aggregatedColumns, aggregatedComputedFields, AGGREGATE_FUNCTIONS } from '../models/aggregate-functions.js';
+import { orderByType } from './order-types.js';
 import { columnOutputType, nonNullList, scalarType, type TypeRegistry } from './type-registry.js';
 
 /**
@@ -66,15 +69,6 @@ export function selectArguments(registry: TypeRegistry, role: RoleAccess, access
   };
 }
 
-export function selectColumnEnum(registry: TypeRegistry, access: TableAccess): GraphQLEnumType {
-  const name = typeNames.selectColumn(access.model.typeName);
-  return registry.get(name, () => new GraphQLEnumType({
-    name,
-    description: `select columns of table ${JSON.stringify(access.model.table.name)}`,
-    values: Object.fromEntries(access.columns.map((column) => [column.fieldName, { description: 'column name' }])),
-  }));
-}
-
 export function tableAggregateType(registry: TypeRegistry, role: RoleAccess, access: TableAccess): GraphQLObjectType {
   const table = access.model.typeName;
   const name = typeNames.aggregate(table);
@@ -102,7 +96,7 @@ function aggregateFieldsType(registry: TypeRegistry, access: TableAccess): Graph
           args: { columns: { type: nonNullList(selectColumnEnum(registry, access)) }, distinct: { type: GraphQLBoolean } },
         },
       };
-      for (const fn of [...NUMERIC_FUNCTIONS, ...COMPARABLE_FUNCTIONS]) {
+      for (const fn of AGGREGATE_FUNCTIONS) {
         const columns = aggregatedColumns(access, fn);
         const computed = aggregatedComputedFields(access, fn);
         if (columns.length === 0 && computed.length === 0) continue;
@@ -128,4 +122,14 @@ function aggregateFieldsType(registry: TypeRegistry, access: TableAccess): Graph
       return Object.fromEntries(Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : 1)));
     },
   }));
+}
+
+/** A computed field on its table's object type. */
+export function computedField(registry: TypeRegistry, role: RoleAccess, field: ComputedFieldModel): GraphQLFieldConfig<unknown, unknown> {
+  const args = argsArgument(registry, field.argsTypeName, field.arguments, `input parameters for computed field ${JSON.stringify(field.name)}`);
+  if (field.returns.kind === 'scalar') return { type: columnOutputType(field.returns.type, true), args, description: field.description };
+  const access = role.tables.get(field.returns.table)!;
+  const objectType = tableObjectType(registry, role, access);
+  if (!field.returns.returnsSet) return { type: objectType, args, description: field.description };
+  return { type: new GraphQLNonNull(nonNullList(objectType)), args: { ...args, ...selectArguments(registry, role, access) }, description: field.description };
 }

@@ -1,9 +1,8 @@
 import { GraphQLInputObjectType, type GraphQLInputFieldConfigMap } from 'graphql';
-import { isComparable, isNumeric, type ColumnType } from '../column-types.js';
-import type { RoleAccess, TableAccess } from '../role-access.js';
-import { typeNames } from '../type-names.js';
-import type { ComputedFieldModel } from '../function-model.js';
-import { plainScalarType } from './function-types.js';
+import { aggregatedColumns, AGGREGATE_FUNCTIONS } from '../models/aggregate-functions.js';
+import type { RoleAccess, TableAccess } from '../models/role-access.js';
+import { typeNames } from '../models/type-names.js';
+import { plainScalarType } from '../models/function-model.js';
 import { orderByEnum, type TypeRegistry } from './type-registry.js';
 
 /** `<t>_order_by`: columns, object relationships and `<rel>_aggregate` orderings. */
@@ -25,32 +24,6 @@ export function orderByType(registry: TypeRegistry, role: RoleAccess, access: Ta
   }));
 }
 
-/** The aggregate functions that apply to a column type, and the type of their result. */
-export const NUMERIC_FUNCTIONS = ['avg', 'stddev', 'stddev_pop', 'stddev_samp', 'sum', 'var_pop', 'var_samp', 'variance'] as const;
-export const COMPARABLE_FUNCTIONS = ['max', 'min'] as const;
-
-export function aggregatedColumns(access: TableAccess, fn: string): TableAccess['columns'] {
-  const applies = appliesTo(fn);
-  return access.columns.filter((column) => applies(column.type));
-}
-
-/**
- * The scalar computed fields the role may select that `fn` applies to: Hasura offers
- * them in `<t>_<fn>_fields` beside the columns (tableAggregationFields), with their args.
- */
-export function aggregatedComputedFields(access: TableAccess, fn: string): ComputedFieldModel[] {
-  const applies = appliesTo(fn);
-  const fields: ComputedFieldModel[] = [];
-  for (const target of access.fields.values()) {
-    if (target.kind === 'computed-scalar' && target.field.returns.kind === 'scalar' && applies(target.field.returns.type)) fields.push(target.field);
-  }
-  return fields;
-}
-
-function appliesTo(fn: string): (type: ColumnType) => boolean {
-  return (COMPARABLE_FUNCTIONS as readonly string[]).includes(fn) ? isComparable : isNumeric;
-}
-
 /** `<t>_aggregate_order_by { count avg {...} max {...} ... }`. */
 function aggregateOrderByType(registry: TypeRegistry, access: TableAccess): GraphQLInputObjectType {
   const table = access.model.typeName;
@@ -60,7 +33,7 @@ function aggregateOrderByType(registry: TypeRegistry, access: TableAccess): Grap
     description: `order by aggregate values of table ${JSON.stringify(access.model.table.name)}`,
     fields: () => {
       const fields: GraphQLInputFieldConfigMap = { count: { type: orderByEnum() } };
-      for (const fn of [...NUMERIC_FUNCTIONS, ...COMPARABLE_FUNCTIONS].sort()) {
+      for (const fn of [...AGGREGATE_FUNCTIONS].sort()) {
         const columns = aggregatedColumns(access, fn);
         if (columns.length === 0) continue;
         const typeName = typeNames.aggregateFunctionOrderBy(table, fn);

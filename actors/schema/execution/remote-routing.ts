@@ -8,7 +8,7 @@ import { ServiceError } from '../../../src/errors/service-error.js';
 import { REMOTE_TIMEOUT_SECONDS_DEFAULT } from '../../../src/metadata/types.js';
 import type { Session } from '../../../src/session/session.js';
 import type { PreparedDocument } from './plan-cache.js';
-import { REMOTE_SUBSCRIPTIONS, type RemoteRoutes } from './remote-merge.js';
+import { REMOTE_SUBSCRIPTIONS, type RemoteRoutes } from '../graphql/remote-merge.js';
 import { errorBody, validationError } from './response-errors.js';
 import { resolveStaticField } from './static-fields.js';
 

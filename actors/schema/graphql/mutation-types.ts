@@ -10,12 +10,12 @@ import {
   type GraphQLFieldConfigMap,
   type GraphQLInputFieldConfigMap,
 } from 'graphql';
-import { isGraphqlName } from '../../../../src/graphql/name.js';
-import { isNumeric } from '../column-types.js';
-import type { RoleAccess, TableAccess } from '../role-access.js';
-import type { ColumnModel } from '../table-model.js';
-import { mutationTypeNames, type UpdateOperator } from '../mutation-names.js';
-import type { InsertAccess, UpdateAccess, WriteAccess } from '../write-access.js';
+import { isGraphqlName } from '../../../src/graphql/name.js';
+import { isNumeric } from '../models/column-types.js';
+import type { RoleAccess, TableAccess } from '../models/role-access.js';
+import type { ColumnModel } from '../models/table-model.js';
+import { mutationTypeNames, type UpdateOperator } from '../models/mutation-names.js';
+import type { InsertAccess, UpdateAccess, WriteAccess } from '../models/write-access.js';
 import { boolExpType } from './filter-types.js';
 import { tableObjectType } from './table-types.js';
 import { columnOutputType, nonNullList, scalarType, type TypeRegistry } from './type-registry.js';

@@ -170,3 +170,11 @@ function sqlColumnType(type: SqlTypeRef): ColumnType | null {
 export function inputArgumentsOf(args: readonly ArgumentModel[]): Extract<ArgumentModel, { kind: 'input' }>[] {
   return args.filter((arg): arg is Extract<ArgumentModel, { kind: 'input' }> => arg.kind === 'input');
 }
+
+/**
+ * The type of a scalar computed field without arguments of its own: such a field can
+ * filter and sort (compat-facts 6.2); null for any other.
+ */
+export function plainScalarType(field: ComputedFieldModel): ColumnType | null {
+  return field.returns.kind === 'scalar' && inputArgumentsOf(field.arguments).length === 0 ? field.returns.type : null;
+}

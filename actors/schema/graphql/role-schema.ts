@@ -1,11 +1,11 @@
 import { GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, type GraphQLFieldConfigMap } from 'graphql';
-import type { RoleAccess } from '../role-access.js';
-import { QUERY_ROOT } from '../type-names.js';
+import type { RoleAccess } from '../models/role-access.js';
+import { QUERY_ROOT } from '../models/type-names.js';
 import { columnOutputType, nonNullList, TypeRegistry } from './type-registry.js';
 import { selectArguments, tableAggregateType, tableObjectType } from './table-types.js';
 import { functionMutationFields, functionRootField } from './function-types.js';
-import type { WriteAccess } from '../write-access.js';
-import { MUTATION_ROOT } from '../mutation-names.js';
+import type { WriteAccess } from '../models/write-access.js';
+import { MUTATION_ROOT } from '../models/mutation-names.js';
 import { mutationFields } from './mutation-types.js';
 
 /**

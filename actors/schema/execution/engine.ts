@@ -10,18 +10,18 @@ import { databaseError } from './database-errors.js';
 import { LruCache } from '../../../src/cache/lru.js';
 import { documentKey, namedPlan, planFor, type CompiledPlan, type PreparedDocument } from './plan-cache.js';
 import { compileErrorBody, errorBody, validationError } from './response-errors.js';
-import { roleAccess, type RoleAccess } from './role-access.js';
-import { buildRoleSchema } from './schema/role-schema.js';
+import { roleAccess, type RoleAccess } from '../models/role-access.js';
+import { buildRoleSchema } from '../graphql/role-schema.js';
 import { resolveStaticField } from './static-fields.js';
-import { buildSourceModel, type SourceModel } from './table-model.js';
+import { buildSourceModel, type SourceModel } from '../models/table-model.js';
 import { executeMutation } from './mutation-executor.js';
-import { writeAccess, type WriteAccess } from './write-access.js';
+import { writeAccess, type WriteAccess } from '../models/write-access.js';
 import { hasuraValidationError } from './validation-errors.js';
 import { actorRequest } from '../../../src/bus/actor-request.js';
 import type { RoleViewReply, RoleViewRequest } from '../../../src/bus/messages/remote-schema.js';
 import { REMOTE_VERBS } from '../../../src/bus/subjects.js';
-import { RoleRemoteSources } from '../remote/role-sources.js';
-import { mergeRemoteView, type RemoteRoutes } from './remote-merge.js';
+import { RoleRemoteSources } from '../models/remote-access.js';
+import { mergeRemoteView, type RemoteRoutes } from '../graphql/remote-merge.js';
 import { executeIfRemote, unservedOperation, type RemoteExecutionContext } from './remote-routing.js';
 
 /** One GraphQL request of a (possibly batched) POST /v1/graphql body. */

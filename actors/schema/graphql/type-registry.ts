@@ -11,7 +11,7 @@ import {
   type GraphQLNamedType,
   type GraphQLNullableType,
 } from 'graphql';
-import type { ColumnType } from '../column-types.js';
+import type { ColumnType } from '../models/column-types.js';
 
 const BUILT_IN: Record<string, GraphQLScalarType> = { Int: GraphQLInt, Float: GraphQLFloat, String: GraphQLString, Boolean: GraphQLBoolean };
 

@@ -1,6 +1,6 @@
 import type { DeletePermission, InsertPermission, UpdatePermission } from '../../../src/metadata/types.js';
 import type { Catalog } from '../../../src/pg/catalog.js';
-import type { SourceModel } from '../graphql/table-model.js';
+import type { SourceModel } from '../models/table-model.js';
 import { columnsProblem, filterProblem, type PermissionProblem } from './select-permission-check.js';
 
 export type WritePermission =
