@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
+import { graphqlErrorBody, queryErrorJson } from '../errors/bodies.js';
 import type { ServiceError } from '../errors/service-error.js';
 
 /** Below this a gzip round costs more than the bytes it saves. */
@@ -31,19 +32,16 @@ export function sendBody(request: IncomingMessage, response: ServerResponse, sta
  * with only Content-Type and Content-Length, as Hasura does (compat-facts 1.1, 9).
  */
 export function sendQueryError(response: ServerResponse, error: ServiceError, showInternal: boolean): Sent {
-  const body: Record<string, unknown> = { path: error.path, error: error.message, code: error.code };
-  if (showInternal && error.internal !== undefined) body.internal = error.internal;
-  return sendPlain(response, error.status, JSON.stringify(body), 'application/json; charset=utf-8');
+  return sendPlain(response, error.status, queryErrorJson(error, showInternal), 'application/json; charset=utf-8');
 }
 
 /** A GraphQL-envelope error, always HTTP 200 on /v1/graphql (compat-facts 1.2). */
 export function sendGraphqlError(response: ServerResponse, error: ServiceError): Sent {
-  const body = { errors: [{ message: error.message, extensions: { path: error.path, code: error.code } }] };
-  return sendPlain(response, 200, JSON.stringify(body), 'application/json; charset=utf-8');
+  return sendPlain(response, 200, graphqlErrorBody([error]), 'application/json; charset=utf-8');
 }
 
-export function sendPlain(response: ServerResponse, status: number, text: string, contentType: string): Sent {
-  const payload = Buffer.from(text);
+export function sendPlain(response: ServerResponse, status: number, text: string | Uint8Array, contentType: string): Sent {
+  const payload = typeof text === 'string' ? Buffer.from(text) : text;
   response.writeHead(status, { 'content-type': contentType, 'content-length': payload.length });
   response.end(payload);
   return { status };

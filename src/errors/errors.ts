@@ -1,12 +1,16 @@
 import { ServiceError } from './service-error.js';
 
 /**
- * Every error a user can cause, with its stable code and HTTP status, in one place
- * (codes and texts from compat-facts section 1.3). Tests match on the code, not the text.
- * Each entry takes the JSON path first, then whatever its message names.
+ * Every error a user can cause on either endpoint, with its stable code, HTTP status and
+ * message, in one place (codes and texts from compat-facts 1.3 and 8). Tests match on
+ * the code, not the text. Each entry takes the JSON path first, then whatever its message
+ * names. /v1/query answers `{path, error, code}` with the status; /v1/graphql answers
+ * `{"errors":[{message, extensions: {path, code}}]}` with HTTP 200 whatever the status
+ * (bodies.ts).
  */
 function define<A extends unknown[]>(code: string, status: number, message: (...args: A) => string) {
-  return (path: string, ...args: A): ServiceError => new ServiceError(code, status, message(...args), path);
+  const make = (path: string, ...args: A): ServiceError => new ServiceError(code, status, message(...args), path);
+  return Object.assign(make, { code, status });
 }
 
 const quote = (name: string): string => JSON.stringify(name);
@@ -66,14 +70,51 @@ export const errors = {
   remotePermissionInvalid: define('validation-failed', 400, (detail: string) => detail),
   presetSessionVariableMissing: define('not-found', 400, (variable: string) => `missing session variable: ${quote(variable)}`),
   presetSessionVariableInvalid: define('not-found', 400, (variable: string, type: string) => `session variable ${quote(variable)} is not a valid ${type}`),
+  mixedRemoteFields: define('not-supported', 400, () => 'cannot mix top level fields from two different graphql servers'),
+  remoteSubscription: define('not-supported', 400, () => 'subscription to remote server is not supported'),
+  remoteSchemasUnreachable: define('unexpected', 500, () => 'remote schemas are not available here'),
 
-  // GraphQL requests (compat-facts 1.1, 8)
+  // GraphQL documents and variables (compat-facts 8): graphql-js' findings in Hasura's words
   validationFailed: define('validation-failed', 400, (message: string) => message),
+  invalidGraphqlQuery: define('validation-failed', 400, () => 'not a valid graphql query'),
+  noSuchOperation: define('validation-failed', 400, (name: string) => `no such operation found in the document: ${quote(name)}`),
+  operationNameRequired: define('validation-failed', 400, () => 'exactly one operation has to be present in the document when operationName is not specified'),
+  operationTypeUnserved: define('validation-failed', 400, (operationType: string) => `no ${operationType}s exist`),
+  variableRequired: define('validation-failed', 400, (variable: string) => `expecting a value for non-nullable variable: ${quote(variable)}`),
 
-  // Postgres
+  // Arguments the SQL compiler refuses although graphql-js accepted them (compat-facts 8)
+  fieldNotFound: define('validation-failed', 400, (field: string, type: string) => `field ${quote(field)} not found in type: ${quote(type)}`),
+  unexpectedNull: define('validation-failed', 400, (type: string) => `unexpected null value for type ${quote(type)}`),
+  unexpectedValue: define('validation-failed', 400, (expected: string, found: string) => `expected ${expected}, but found ${found}`),
+  unexpectedEnumValue: define('validation-failed', 400, (value: string, enumName: string) => `unexpected value ${quote(value)} for enum: ${quote(enumName)}`),
+  missingField: define('validation-failed', 400, (field: string) => `missing required field ${quote(field)}`),
+  distinctOnMismatch: define('validation-failed', 400, () => '"distinct_on" columns must match initial "order_by" columns'),
+  existsWithoutTable: define('validation-failed', 400, () => '_exists needs _table'),
+  tableNotTracked: define('validation-failed', 400, (table: string) => `table ${quote(table)} is not tracked`),
+  columnComparisonShape: define('validation-failed', 400, () => 'a column comparison names a column or ["$", column]'),
+  invalidJsonPath: define('validation-failed', 400, (problem: string) => problem),
+  columnInTwoUpdateOperators: define('validation-failed', 400, (column: string, first: string, second: string) => `column found in multiple operators; ${quote(column)} in ${first}, ${second}`),
+  updateOperatorRequired: define('validation-failed', 400, (operators: string) => `at least any one of ${operators} is expected`),
+  constraintNotFound: define('validation-failed', 400, (constraint: string) => `constraint ${quote(constraint)} does not exist`),
+  functionArgumentRequired: define('not-supported', 400, () => 'Non default arguments cannot be omitted'),
+  positionalArgumentOmitted: define('not-supported', 400, () => 'Only last set of positional arguments can be omitted'),
+  sessionVariablesMissing: define('not-found', 400, (variables: string[]) => `missing session variables: ${variables.map(quote).join(', ')}`),
+
+  // Mutations (compat-facts 1.3, 8)
+  onConflictNotAllowed: define('permission-error', 400, () => 'on_conflict is not allowed for this role'),
+  columnNotUpdatable: define('permission-error', 400, (column: string) => `column ${quote(column)} cannot be updated by this role`),
+  permissionCheckFailed: define('permission-error', 400, () => 'check constraint of an insert/update permission has failed'),
+  objectRelationUnwritten: define('not-supported', 400, (relationship: string, table: string) => `cannot proceed to insert object relation ${quote(relationship)} since insert to table ${quote(table)} affects zero rows`),
+  arrayRelationsUnwritten: define('not-supported', 400, (table: string) => `cannot proceed to insert array relations since insert to table ${quote(table)} affects zero rows`),
+
+  // Postgres (compat-facts 1.3): /v1/query shows its message; /v1/graphql a bad value's or a
+  // violated constraint's, and only the admin role the statement (`internal`).
   postgresConnection: define('postgres-error', 500, () => 'connection error'),
   postgresMaxConnections: define('postgres-max-connections-error', 500, () => 'max connections reached on postgres'),
   postgresQuery: define('postgres-error', 400, (message: string) => message),
+  databaseQueryFailed: define('postgres-error', 400, () => 'database query error'),
+  dataException: define('data-exception', 400, (message: string) => message),
+  constraintViolation: define('constraint-violation', 400, (violation: string, message: string) => `${violation}. ${message}`),
 
   // Anything that is a bug of ours
   unexpected: define('unexpected', 500, () => 'an unexpected error occurred; the engine logged the details'),

@@ -40,6 +40,11 @@ export class ServiceError extends Error {
     return new ServiceError(this.code, this.status, this.message, this.path, internal, { cause: this.cause });
   }
 
+  /** The same error, keeping what it was raised for (a PostgreSQL error, say) as its `cause`. */
+  causedBy(cause: unknown): ServiceError {
+    return new ServiceError(this.code, this.status, this.message, this.path, this.internal, { cause });
+  }
+
   toJSON(): ServiceErrorJson {
     const json: ServiceErrorJson = { code: this.code, status: this.status, error: this.message, path: this.path };
     if (this.internal !== undefined) json.internal = this.internal;

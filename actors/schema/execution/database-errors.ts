@@ -1,10 +1,12 @@
-import type { GraphqlErrorEntry } from './response-errors.js';
+import { errors } from '../../../src/errors/errors.js';
+import type { ServiceError } from '../../../src/errors/service-error.js';
 
 /**
- * Postgres failures as GraphQL errors (compat-facts 1.3). Only the admin role sees the
- * statement and Postgres' own detail (`internal`); other roles get the code and, for a
- * bad value (SQLSTATE class 22) or a violated constraint (class 23), Postgres' message,
- * which names the value or the constraint but no SQL.
+ * Postgres failures as GraphQL errors (compat-facts 1.3), at `$`, with the PostgreSQL error
+ * as their cause. The statement and Postgres' own detail are `internal`, which only the
+ * admin role is shown; other roles get the code and, for a bad value (SQLSTATE class 22)
+ * or a violated constraint (class 23), Postgres' message, which names the value or the
+ * constraint but no SQL.
  */
 interface PgErrorLike {
   code?: string;
@@ -23,21 +25,22 @@ const CONSTRAINT_VIOLATIONS: Record<string, string> = {
   '23P01': 'Exclusion violation',
 };
 
-export function databaseError(error: unknown, showInternal: boolean, statement: { sql: string; values: unknown[] }): GraphqlErrorEntry {
+export function databaseError(error: unknown, statement: { sql: string; values: unknown[] }): ServiceError {
   const pgError = error as PgErrorLike;
   const sqlState = typeof pgError.code === 'string' && /^[0-9A-Z]{5}$/.test(pgError.code) ? pgError.code : null;
-  const internal = showInternal
-    ? {
-        statement: statement.sql,
-        prepared: true,
-        arguments: statement.values,
-        error: { exec_status: 'FatalError', message: pgError.message, status_code: sqlState, description: pgError.detail ?? null, hint: pgError.hint ?? null },
-      }
-    : undefined;
-  const entry = (message: string, code: string): GraphqlErrorEntry => ({ message, path: '$', code, ...(internal === undefined ? {} : { internal }) });
-  if (sqlState === null) return entry('connection error', 'postgres-error');
-  if (sqlState === '53300') return entry('max connections reached on postgres', 'postgres-max-connections-error');
-  if (sqlState.startsWith('22')) return entry(pgError.message, 'data-exception');
-  if (sqlState.startsWith('23')) return entry(`${CONSTRAINT_VIOLATIONS[sqlState] ?? 'Integrity constraint violation'}. ${pgError.message}`, 'constraint-violation');
-  return entry('database query error', 'postgres-error');
+  const internal = {
+    statement: statement.sql,
+    prepared: true,
+    arguments: statement.values,
+    error: { exec_status: 'FatalError', message: pgError.message, status_code: sqlState, description: pgError.detail ?? null, hint: pgError.hint ?? null },
+  };
+  return graphqlDatabaseError(sqlState, pgError.message).withInternal(internal).causedBy(error);
+}
+
+function graphqlDatabaseError(sqlState: string | null, message: string): ServiceError {
+  if (sqlState === null) return errors.postgresConnection('$');
+  if (sqlState === '53300') return errors.postgresMaxConnections('$');
+  if (sqlState.startsWith('22')) return errors.dataException('$', message);
+  if (sqlState.startsWith('23')) return errors.constraintViolation('$', CONSTRAINT_VIOLATIONS[sqlState] ?? 'Integrity constraint violation', message);
+  return errors.databaseQueryFailed('$');
 }

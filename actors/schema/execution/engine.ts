@@ -9,7 +9,10 @@ import { bindParams } from '../sql/params.js';
 import { databaseError } from './database-errors.js';
 import { LruCache } from '../../../src/cache/lru.js';
 import { documentKey, namedPlan, planFor, type CompiledPlan, type PreparedDocument } from './plan-cache.js';
-import { compileErrorBody, errorBody, validationError } from './response-errors.js';
+import { graphqlErrorBody } from '../../../src/errors/bodies.js';
+import { errors } from '../../../src/errors/errors.js';
+import { ServiceError } from '../../../src/errors/service-error.js';
+import { compileErrorBody } from './response-errors.js';
 import { roleAccess, type RoleAccess } from '../models/role-access.js';
 import { buildRoleSchema } from '../graphql/role-schema.js';
 import { resolveStaticField } from './static-fields.js';
@@ -150,7 +153,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
       let variables: Record<string, unknown> = {};
       if (definitions.length > 0) {
         const coerced = getVariableValues(runtime.schema, definitions, request.variables ?? {});
-        if (coerced.errors !== undefined) return validationError(variableMessage(coerced.errors[0]!.message));
+        if (coerced.errors !== undefined) return graphqlErrorBody([variableError(coerced.errors[0]!.message)]);
         variables = coerced.coerced;
       }
       if (runtime.remote !== null) {
@@ -180,7 +183,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
         // The data object is Postgres' JSON text, spliced in unparsed (ARCHITECTURE decision 4).
         return encodeText(`{"data":${result.rows[0]!.data}}`);
       } catch (error) {
-        return errorBody([databaseError(error, isAdmin(session), { sql: plan.sql, values })]);
+        return graphqlErrorBody([databaseError(error, { sql: plan.sql, values })], isAdmin(session));
       }
     },
   };
@@ -210,16 +213,16 @@ function prepareDocument(schema: GraphQLSchema, request: GraphqlRequest): Prepar
   try {
     document = parse(request.query);
   } catch {
-    return { kind: 'refused', body: validationError('not a valid graphql query', '$.query') };
+    return { kind: 'refused', body: graphqlErrorBody([errors.invalidGraphqlQuery('$.query')]) };
   }
   const operations = document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
   const operation = chooseOperation(operations, request.operationName);
-  if (typeof operation === 'string') return { kind: 'refused', body: validationError(operation) };
+  if (operation instanceof ServiceError) return { kind: 'refused', body: graphqlErrorBody([operation]) };
   const served = operation.operation === 'query' || (operation.operation === 'mutation' && schema.getMutationType() != null);
   if (!served) return { kind: 'refused', body: unservedOperation(schema, operation) };
 
   const problems = validate(schema, document);
-  if (problems.length > 0) return { kind: 'refused', body: errorBody([hasuraValidationError(problems, document)]) };
+  if (problems.length > 0) return { kind: 'refused', body: graphqlErrorBody([hasuraValidationError(problems, document)]) };
 
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
@@ -227,16 +230,14 @@ function prepareDocument(schema: GraphQLSchema, request: GraphqlRequest): Prepar
 }
 
 /** The operation to run, or Hasura's complaint about the choice. */
-function chooseOperation(operations: OperationDefinitionNode[], name: string | null | undefined): OperationDefinitionNode | string {
-  if (name !== undefined && name !== null) {
-    return operations.find((operation) => operation.name?.value === name) ?? `no such operation found in the document: ${JSON.stringify(name)}`;
-  }
+function chooseOperation(operations: OperationDefinitionNode[], name: string | null | undefined): OperationDefinitionNode | ServiceError {
+  if (name !== undefined && name !== null) return operations.find((operation) => operation.name?.value === name) ?? errors.noSuchOperation('$', name);
   if (operations.length === 1) return operations[0]!;
-  return 'exactly one operation has to be present in the document when operationName is not specified';
+  return errors.operationNameRequired('$');
 }
 
 /** graphql-js' "was not provided" in Hasura's words; other coercion messages pass through. */
-function variableMessage(message: string): string {
+function variableError(message: string): ServiceError {
   const missing = message.match(/^Variable "\$([^"]+)" of required type "[^"]+" was not provided\.$/);
-  return missing === null ? message : `expecting a value for non-nullable variable: ${JSON.stringify(missing[1])}`;
+  return missing === null ? errors.validationFailed('$', message) : errors.variableRequired('$', missing[1]!);
 }

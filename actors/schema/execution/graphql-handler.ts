@@ -1,5 +1,6 @@
 import type { Bus, HandlerReply } from '../../../src/bus/bus.js';
-import { encodeJson, REPLY_META } from '../../../src/bus/wire.js';
+import { REPLY_META } from '../../../src/bus/wire.js';
+import { graphqlErrorBody } from '../../../src/errors/bodies.js';
 import { errors } from '../../../src/errors/errors.js';
 import { ServiceError } from '../../../src/errors/service-error.js';
 import type { Session } from '../../../src/session/session.js';
@@ -9,11 +10,6 @@ import type { SchemaHost } from '../host.js';
 interface GraphqlMessage {
   headers: Record<string, string>;
   body: string;
-}
-
-/** A request-level GraphQL error: `{"errors":[...]}` with no `data` (compat-facts 1.1). */
-function graphqlError(error: ServiceError): Uint8Array {
-  return encodeJson({ errors: [{ message: error.message, extensions: { path: error.path, code: error.code } }] });
 }
 
 function parseBody(body: string): GraphqlRequest | GraphqlRequest[] {
@@ -65,7 +61,7 @@ export async function handleGraphql(host: SchemaHost, bus: Bus, message: Graphql
     const parts = await Promise.all(parsed.map((request) => engine.execute(request, session, context)));
     return reply(joinJsonArray(parts));
   } catch (error) {
-    if (error instanceof ServiceError) return graphqlError(error);
+    if (error instanceof ServiceError) return graphqlErrorBody([error]);
     throw error;
   }
 }

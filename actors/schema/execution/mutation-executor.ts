@@ -1,4 +1,7 @@
 import { encodeText } from '../../../src/bus/wire.js';
+import { graphqlErrorBody } from '../../../src/errors/bodies.js';
+import { errors } from '../../../src/errors/errors.js';
+import type { ServiceError } from '../../../src/errors/service-error.js';
 import type { Pool, PoolClient } from '../../../src/pg/pool.js';
 import { isAdmin, type Session } from '../../../src/session/session.js';
 import { compileMutation, type CompiledMutation, type MutationRequest } from '../sql/mutation.js';
@@ -6,9 +9,7 @@ import type { MutationStep } from '../sql/mutation-plan.js';
 import { bindParams } from '../sql/params.js';
 import { databaseError } from './database-errors.js';
 import { planFor } from './plan-cache.js';
-import { compileErrorBody, errorBody, type GraphqlErrorEntry } from './response-errors.js';
-
-const CHECK_FAILED = 'check constraint of an insert/update permission has failed';
+import { compileErrorBody } from './response-errors.js';
 
 /** Compiled mutation plans of a prepared document, by variable shape (as plan-cache.ts keeps queries). */
 const plansByDocument = new WeakMap<object, CompiledMutation[]>();
@@ -43,22 +44,24 @@ export async function executeMutation(execution: MutationExecution): Promise<Uin
   const answers: string[][] = plan.fields.map(() => []);
   let carried: Record<string, unknown> = {};
   const values = (step: MutationStep) => bindParams(step.params, variables, session.variables, carried);
+  // PostgreSQL's detail and the statement (`internal`) are for the admin role only.
+  const errorBody = (error: ServiceError) => graphqlErrorBody([error], isAdmin(session));
 
   try {
     if (runs.length === 1 && !runs[0]!.step.checked && runs[0]!.step.failures.length === 0) {
       const { step, field } = runs[0]!;
-      const result = await runStep(execution.db, step, values(step), plan.fields[field]!.errorPath, session);
-      if ('error' in result) return errorBody([result.error]);
+      const result = await runStep(execution.db, step, values(step), plan.fields[field]!.errorPath);
+      if ('error' in result) return errorBody(result.error);
       answers[field]!.push(result.row.data as string);
     } else if (runs.length > 0) {
-      const client = await connect(execution.db, session);
-      if ('error' in client) return errorBody([client.error]);
-      let failure: GraphqlErrorEntry | null = null;
+      const client = await connect(execution.db);
+      if ('error' in client) return errorBody(client.error);
+      let failure: ServiceError | null = null;
       try {
         await client.query('begin');
         for (const { step, field } of runs) {
           const errorPath = plan.fields[field]!.errorPath;
-          const result = await runStep(client, step, values(step), errorPath, session);
+          const result = await runStep(client, step, values(step), errorPath);
           if ('error' in result) {
             failure = result.error;
             break;
@@ -74,7 +77,7 @@ export async function executeMutation(execution: MutationExecution): Promise<Uin
           }
           carried = {};
           if (result.row.check_ok === false) {
-            failure = { message: CHECK_FAILED, path: errorPath, code: 'permission-error' };
+            failure = errors.permissionCheckFailed(errorPath);
             break;
           }
           answers[field]!.push(result.row.data as string);
@@ -84,9 +87,9 @@ export async function executeMutation(execution: MutationExecution): Promise<Uin
       } catch (error) {
         // The connection itself failed (a statement's own error is a `failure` above).
         client.release(error as Error);
-        return errorBody([{ ...databaseError(error, isAdmin(session), { sql: 'commit', values: [] }), path: '$' }]);
+        return errorBody(databaseError(error, { sql: 'commit', values: [] }));
       }
-      if (failure !== null) return errorBody([failure]);
+      if (failure !== null) return errorBody(failure);
     }
   } catch (error) {
     const refused = compileErrorBody(error);
@@ -112,21 +115,21 @@ function planOf(execution: MutationExecution): CompiledMutation {
   return planFor(plans, execution.variables, () => compileMutation({ ...execution.request, variables: execution.variables }));
 }
 
-type StepResult = { row: Record<string, unknown> } | { error: GraphqlErrorEntry };
+type StepResult = { row: Record<string, unknown> } | { error: ServiceError };
 
-async function runStep(db: Pool | PoolClient, step: MutationStep, values: unknown[], errorPath: string, session: Session): Promise<StepResult> {
+async function runStep(db: Pool | PoolClient, step: MutationStep, values: unknown[], errorPath: string): Promise<StepResult> {
   try {
     const result = await db.query<Record<string, unknown>>({ name: step.name, text: step.sql, values });
     return { row: result.rows[0]! };
   } catch (error) {
-    return { error: { ...databaseError(error, isAdmin(session), { sql: step.sql, values }), path: errorPath } };
+    return { error: databaseError(error, { sql: step.sql, values }).atPath(errorPath) };
   }
 }
 
-async function connect(db: Pool, session: Session): Promise<PoolClient | { error: GraphqlErrorEntry }> {
+async function connect(db: Pool): Promise<PoolClient | { error: ServiceError }> {
   try {
     return await db.connect();
   } catch (error) {
-    return { error: databaseError(error, isAdmin(session), { sql: 'begin', values: [] }) };
+    return { error: databaseError(error, { sql: 'begin', values: [] }) };
   }
 }

@@ -9,7 +9,8 @@ import { REMOTE_TIMEOUT_SECONDS_DEFAULT } from '../../../src/metadata/types.js';
 import type { Session } from '../../../src/session/session.js';
 import type { PreparedDocument } from './plan-cache.js';
 import { REMOTE_SUBSCRIPTIONS, type RemoteRoutes } from '../graphql/remote-merge.js';
-import { errorBody, validationError } from './response-errors.js';
+import { graphqlErrorBody } from '../../../src/errors/bodies.js';
+import { errors } from '../../../src/errors/errors.js';
 import { resolveStaticField } from './static-fields.js';
 
 /** What remote execution needs of the request beyond the database (graphql-handler.ts fills it). */
@@ -54,8 +55,8 @@ export async function executeIfRemote(
     routings.set(prepared, routing);
   }
   if (routing.kind === 'local') return undefined;
-  if (routing.kind === 'mixed') return errorBody([{ message: 'cannot mix top level fields from two different graphql servers', path: '$', code: 'not-supported' }]);
-  if (context.bus === undefined) return errorBody([{ message: 'remote schemas are not available here', path: '$', code: 'unexpected' }]);
+  if (routing.kind === 'mixed') return graphqlErrorBody([errors.mixedRemoteFields('$')]);
+  if (context.bus === undefined) return graphqlErrorBody([errors.remoteSchemasUnreachable('$')]);
   const message: ExecuteRequest = {
     remote: routing.remote,
     query: request.query,
@@ -73,7 +74,7 @@ export async function executeIfRemote(
     const cookies = reply.meta[REPLY_META.setCookie];
     if (cookies !== undefined) context.setCookies?.push(...(JSON.parse(cookies) as string[]));
   } catch (error) {
-    if (error instanceof ServiceError) return errorBody([{ message: error.message, path: error.path, code: error.code }]);
+    if (error instanceof ServiceError) return graphqlErrorBody([error]);
     throw error;
   }
   return routing.hasStaticRoots ? withStaticRoots(body, schema, prepared.operation, prepared.fragments, variables) : body;
@@ -129,7 +130,7 @@ export function unservedOperation(schema: GraphQLSchema, operation: OperationDef
   const remote = (schema.extensions as Record<string, unknown>)[REMOTE_SUBSCRIPTIONS] as ReadonlySet<string> | undefined;
   if (operation.operation === 'subscription' && remote !== undefined) {
     const selected = operation.selectionSet.selections.some((selection) => selection.kind === Kind.FIELD && remote.has(selection.name.value));
-    if (selected) return errorBody([{ message: 'subscription to remote server is not supported', path: '$', code: 'not-supported' }]);
+    if (selected) return graphqlErrorBody([errors.remoteSubscription('$')]);
   }
-  return validationError(`no ${operation.operation}s exist`);
+  return graphqlErrorBody([errors.operationTypeUnserved('$', operation.operation)]);
 }

@@ -1,5 +1,6 @@
 import { Kind, type ASTNode, type DocumentNode, type GraphQLError, type SelectionSetNode, type ValueNode } from 'graphql';
-import type { GraphqlErrorEntry } from './response-errors.js';
+import { errors } from '../../../src/errors/errors.js';
+import type { ServiceError } from '../../../src/errors/service-error.js';
 
 /**
  * graphql-js validation errors in Hasura's words and paths (compat-facts 8): Hasura
@@ -20,16 +21,16 @@ const REWRITES: Array<{ pattern: RegExp; message: (match: RegExpMatchArray) => s
   },
 ];
 
-export function hasuraValidationError(errors: readonly GraphQLError[], document: DocumentNode): GraphqlErrorEntry {
-  const first = [...errors].sort((a, b) => position(a) - position(b))[0]!;
+export function hasuraValidationError(problems: readonly GraphQLError[], document: DocumentNode): ServiceError {
+  const first = [...problems].sort((a, b) => position(a) - position(b))[0]!;
   // The first node inside the operation: a variable error also names the variable's definition.
   const path = (first.nodes ?? []).map((node) => pathOf(document, node)).find((found) => found !== null) ?? '$';
   for (const rewrite of REWRITES) {
     const match = first.message.match(rewrite.pattern);
     if (match === null) continue;
-    return { message: rewrite.message(match), path: rewrite.path?.(path, match) ?? path, code: 'validation-failed' };
+    return errors.validationFailed(rewrite.path?.(path, match) ?? path, rewrite.message(match));
   }
-  return { message: first.message, path, code: 'validation-failed' };
+  return errors.validationFailed(path, first.message);
 }
 
 function position(error: GraphQLError): number {

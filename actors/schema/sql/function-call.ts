@@ -1,10 +1,10 @@
+import { errors } from '../../../src/errors/errors.js';
 import type { QualifiedName } from '../../../src/metadata/types.js';
 import { qualified, quoteIdent } from '../../../src/pg/quote.js';
 import type { ArgumentModel } from '../models/function-model.js';
 import type { CompileContext } from './context.js';
 import type { Input } from './input.js';
 import { operandParam } from './operand-params.js';
-import { QueryError } from './query-error.js';
 
 /**
  * A call of a tracked function or a computed field's function, every value a parameter:
@@ -42,7 +42,7 @@ export function functionCall(context: CompileContext, site: CallSite): string {
     } else {
       const input = given.get(slot.name);
       if (input === undefined) {
-        if (!slot.hasDefault) throw new QueryError('Non default arguments cannot be omitted', path, 'not-supported');
+        if (!slot.hasDefault) throw errors.functionArgumentRequired(path);
         byName = true;
         continue;
       }
@@ -52,7 +52,7 @@ export function functionCall(context: CompileContext, site: CallSite): string {
       sqlName = slot.sqlName;
     }
     if (!byName) rendered.push(value);
-    else if (sqlName === null) throw new QueryError('Only last set of positional arguments can be omitted', path, 'not-supported');
+    else if (sqlName === null) throw errors.positionalArgumentOmitted(path);
     else rendered.push(`${quoteIdent(sqlName)} => ${value}`);
   }
   return `${qualified(site.function.schema, site.function.name)}(${rendered.join(', ')})`;

@@ -1,8 +1,8 @@
+import { errors } from '../../../src/errors/errors.js';
 import { Kind, valueFromASTUntyped, type ValueNode } from 'graphql';
 import { invariant } from '../../../src/errors/service-error.js';
 import { SESSION_VARIABLE_PREFIX } from '../../../src/session/session.js';
 import { encodeValue, type ParamEncoding, type ParamList } from './params.js';
-import { QueryError } from './query-error.js';
 
 /**
  * One input value the compiler reads: part of the GraphQL document (possibly a
@@ -55,7 +55,7 @@ export class InputReader {
     }
     const value = resolved.value;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw new QueryError(`expected an object, but found ${describe(value)}`, input.path);
+      throw errors.unexpectedValue(input.path, 'an object', describe(value));
     }
     return Object.entries(value).map(([key, item]) => [key, { source: resolved.source, value: item, path: `${input.path}.${key}` }]);
   }
@@ -79,7 +79,7 @@ export class InputReader {
       invariant(node.kind === Kind.ENUM || node.kind === Kind.STRING, 'validated input is an enum value or string');
       return node.value;
     }
-    if (typeof resolved.value !== 'string') throw new QueryError(`expected a string, but found ${describe(resolved.value)}`, input.path);
+    if (typeof resolved.value !== 'string') throw errors.unexpectedValue(input.path, 'a string', describe(resolved.value));
     return resolved.value;
   }
 
@@ -90,7 +90,7 @@ export class InputReader {
       invariant(resolved.node.kind === Kind.BOOLEAN, 'validated input is a boolean');
       return resolved.node.value;
     }
-    if (typeof resolved.value !== 'boolean') throw new QueryError(`expected a boolean, but found ${describe(resolved.value)}`, input.path);
+    if (typeof resolved.value !== 'boolean') throw errors.unexpectedValue(input.path, 'a boolean', describe(resolved.value));
     return resolved.value;
   }
 
@@ -100,7 +100,7 @@ export class InputReader {
    * permission is bound per request; anything else is a constant of the plan.
    */
   param(input: Input, params: ParamList, sqlType: string, encoding: ParamEncoding, typeName: string): string {
-    if (this.isNull(input)) throw new QueryError(`unexpected null value for type ${JSON.stringify(typeName)}`, input.path);
+    if (this.isNull(input)) throw errors.unexpectedNull(input.path, typeName);
     if (input.source === 'document' && input.node.kind === Kind.VARIABLE) {
       return params.add({ kind: 'variable', name: input.node.name.value, encoding }, sqlType);
     }

@@ -1,10 +1,10 @@
+import { errors } from '../../../src/errors/errors.js';
 import type { RelationshipModel } from '../models/table-model.js';
 import type { InsertAccess } from '../models/write-access.js';
 import { mutationTypeNames } from '../models/mutation-names.js';
 import type { MutationContext } from './mutation-context.js';
 import { argumentsOf, type CollectedField } from './fields.js';
 import { permissionInput, type Input } from './input.js';
-import { QueryError } from './query-error.js';
 import { columnValue } from './column-value.js';
 import { compileOnConflict, type OnConflict } from './on-conflict.js';
 
@@ -55,7 +55,7 @@ function readRow(context: MutationContext, access: InsertAccess, input: Input): 
     }
     const relationship = access.relationships.find((candidate) => candidate.name === key);
     if (relationship === undefined) {
-      throw new QueryError(`field ${JSON.stringify(key)} not found in type: ${JSON.stringify(mutationTypeNames.insertInput(access.model.typeName))}`, value.path);
+      throw errors.fieldNotFound(value.path, key, mutationTypeNames.insertInput(access.model.typeName));
     }
     if (reader.isNull(value)) continue;
     nested.push(readNested(context, relationship, value));

@@ -1,3 +1,5 @@
+import { errors } from '../../../src/errors/errors.js';
+import type { ServiceError } from '../../../src/errors/service-error.js';
 import { qualified, quoteIdent } from '../../../src/pg/quote.js';
 import type { TableModel } from '../models/table-model.js';
 import type { InsertAccess } from '../models/write-access.js';
@@ -5,7 +7,7 @@ import type { CollectedField } from './fields.js';
 import { hasNested, readInsertInput, type InsertInput, type InsertRow } from './insert-rows.js';
 import { nextStatement, type MutationContext } from './mutation-context.js';
 import { allRows, countRows, cteRows, mutationResponse, mutationRow, type RowsSource } from './mutation-output.js';
-import { step, writeStatement, type MutationFieldPlan, type MutationStep, type StepFailure } from './mutation-plan.js';
+import { step, writeStatement, type MutationFieldPlan, type MutationStep } from './mutation-plan.js';
 import type { OnConflict } from './on-conflict.js';
 import { columnRef } from './sql-text.js';
 import { permissionCondition } from './where.js';
@@ -71,7 +73,7 @@ interface WrittenCte {
 interface Unwritten {
   /** A condition true when the CTE wrote no row. */
   condition: string;
-  failure: StepFailure;
+  failure: ServiceError;
 }
 
 function nestedSteps(context: MutationContext, access: InsertAccess, input: InsertInput, field: CollectedField, one: boolean, errorPath: string): MutationStep[] {
@@ -160,11 +162,7 @@ function rowCte(
     const cte = rowCte(context, writes, nested.access, nested.rows[0]!, nested.onConflict, null, false, `${path}.${name}.data`);
     if (nested.onConflict !== null) unwritten.push({
       condition: `not exists (select from "${cte}")`,
-      failure: {
-        message: `cannot proceed to insert object relation ${JSON.stringify(name)} since insert to table ${JSON.stringify(displayName(nested.access.model))} affects zero rows`,
-        path: `${path}.${name}`,
-        code: 'not-supported',
-      },
+      failure: errors.objectRelationUnwritten(`${path}.${name}`, name, displayName(nested.access.model)),
     });
     link(cte, nested.relationship.mapping);
   }
@@ -182,7 +180,7 @@ function rowCte(
   if (after.length > 0 && onConflict !== null) {
     unwritten.push({
       condition: `not exists (select from "${name}")`,
-      failure: { message: `cannot proceed to insert array relations since insert to table ${JSON.stringify(displayName(model))} affects zero rows`, path, code: 'not-supported' },
+      failure: errors.arrayRelationsUnwritten(path, displayName(model)),
     });
   }
   for (const nested of after) {

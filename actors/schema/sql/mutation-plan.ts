@@ -1,3 +1,4 @@
+import type { ServiceError } from '../../../src/errors/service-error.js';
 import { SESSION_MESSAGE_PREFIX } from '../../../src/pg/replication/names.js';
 import type { MutationContext } from './mutation-context.js';
 import type { ParamSource } from './params.js';
@@ -26,14 +27,9 @@ export interface MutationStep {
    * happened, and the request then fails and rolls back (a nested insert whose related
    * row was not written, insert.ts).
    */
-  failures: StepFailure[];
+  failures: ServiceError[];
 }
 
-export interface StepFailure {
-  message: string;
-  path: string;
-  code: string;
-}
 
 export interface MutationFieldPlan {
   responseKey: string;
@@ -64,6 +60,6 @@ export function writeStatement(context: MutationContext, ctes: readonly string[]
   return `${ctes.length === 0 ? '' : `with ${ctes.join(', ')} `}select ${columns} from (select set_config('${SESSION_SETTING}', ${session}, true)${message}) as "_session"`;
 }
 
-export function step(context: MutationContext, sql: string, options: { carries?: boolean; checked?: boolean; failures?: StepFailure[] } = {}): MutationStep {
+export function step(context: MutationContext, sql: string, options: { carries?: boolean; checked?: boolean; failures?: ServiceError[] } = {}): MutationStep {
   return { sql, name: statementName(sql), params: context.params.sources, carries: options.carries ?? false, checked: options.checked ?? false, failures: options.failures ?? [] };
 }

@@ -1,3 +1,4 @@
+import { errors } from '../../../src/errors/errors.js';
 import type { FragmentDefinitionNode, OperationDefinitionNode } from 'graphql';
 import type { RoleAccess } from '../models/role-access.js';
 import type { SourceModel } from '../models/table-model.js';
@@ -11,7 +12,6 @@ import { compileContext } from './context.js';
 import type { VariableUse } from './input.js';
 import type { MutationContext } from './mutation-context.js';
 import type { MutationFieldPlan } from './mutation-plan.js';
-import { QueryError } from './query-error.js';
 import { compileUpdate, compileUpdateMany } from './update.js';
 
 /**
@@ -44,7 +44,7 @@ function compileField(context: MutationContext, field: CollectedField): Mutation
   const fn = context.access.functionMutations.get(field.name);
   if (fn !== undefined) return compileFunctionMutation(context, field, fn);
   const target = context.writes.rootFields.get(field.name);
-  if (target === undefined) throw new QueryError(`field ${JSON.stringify(field.name)} not found in type: ${JSON.stringify(MUTATION_ROOT)}`, field.path);
+  if (target === undefined) throw errors.fieldNotFound(field.path, field.name, MUTATION_ROOT);
   switch (target.kind) {
     case 'insert':
       return compileInsert(context, field, target.table, false);

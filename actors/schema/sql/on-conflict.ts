@@ -1,9 +1,9 @@
+import { errors } from '../../../src/errors/errors.js';
 import { quoteIdent } from '../../../src/pg/quote.js';
 import type { MutationContext } from './mutation-context.js';
 import type { Input } from './input.js';
 import { columnValue } from './column-value.js';
 import { permissionInput } from './input.js';
-import { QueryError } from './query-error.js';
 import { and } from './sql-text.js';
 import { compileWhere, permissionCondition } from './where.js';
 
@@ -25,11 +25,11 @@ export function compileOnConflict(context: MutationContext, tableKey: string, in
   const { reader } = context;
   const update = context.writes.updates.get(tableKey);
   const fields = new Map(reader.fields(input));
-  if (update === undefined) throw new QueryError('on_conflict is not allowed for this role', input.path, 'permission-error');
+  if (update === undefined) throw errors.onConflictNotAllowed(input.path);
   const model = update.model;
   const constraintName = reader.name(fields.get('constraint')!);
   if (!model.uniqueConstraints.some((constraint) => constraint.name === constraintName)) {
-    throw new QueryError(`constraint ${JSON.stringify(constraintName)} does not exist`, `${input.path}.constraint`);
+    throw errors.constraintNotFound(`${input.path}.constraint`, constraintName);
   }
   const columnsInput = fields.get('update_columns');
   const columns = columnsInput === undefined || reader.isNull(columnsInput)
@@ -37,7 +37,7 @@ export function compileOnConflict(context: MutationContext, tableKey: string, in
     : reader.items(columnsInput).map((item) => {
         const name = reader.name(item);
         const column = update.columnsByField.get(name);
-        if (column === undefined) throw new QueryError(`column ${JSON.stringify(name)} cannot be updated by this role`, item.path, 'permission-error');
+        if (column === undefined) throw errors.columnNotUpdatable(item.path, name);
         return column;
       });
   const alias = context.aliases.fresh();

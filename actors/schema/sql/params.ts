@@ -1,3 +1,4 @@
+import { errors } from '../../../src/errors/errors.js';
 /**
  * The parameters of a compiled statement. The statement text is cached and reused across
  * requests, so a parameter names where its value comes from rather than holding it:
@@ -48,14 +49,6 @@ export class ParamList {
   }
 }
 
-export class MissingSessionVariables extends Error {
-  override readonly name = 'MissingSessionVariables';
-
-  constructor(readonly variables: string[]) {
-    super(`missing session variables: ${variables.map((name) => JSON.stringify(name)).join(', ')}`);
-  }
-}
-
 export function encodeValue(value: unknown, encoding: ParamEncoding): unknown {
   if (value === null || value === undefined) return null;
   if (encoding === 'json') return JSON.stringify(value);
@@ -80,6 +73,6 @@ export function bindParams(
     if (value === undefined) missing.push(source.name);
     return value ?? null;
   });
-  if (missing.length > 0) throw new MissingSessionVariables([...new Set(missing)]);
+  if (missing.length > 0) throw errors.sessionVariablesMissing('$', [...new Set(missing)]);
   return values;
 }

@@ -1,9 +1,9 @@
+import { errors } from '../../../src/errors/errors.js';
 import type { TableAccess } from '../models/role-access.js';
 import { qualified, quoteIdent } from '../../../src/pg/quote.js';
 import type { CompileContext } from './context.js';
 import { argumentsOf, type CollectedField } from './fields.js';
 import { compileOrderBy, renderOrderKeys, type OrderKey } from './order-by.js';
-import { QueryError } from './query-error.js';
 import { and, columnRef } from './sql-text.js';
 import { compileWhere, permissionFilter } from './where.js';
 
@@ -50,7 +50,7 @@ export function rowSet(context: CompileContext, access: TableAccess, field: Coll
     const leading = new Set(orderKeys.slice(0, distinctOn.length).map((key) => key.expression));
     if (orderKeys.length === 0) orderKeys = distinctOn.map((expression) => ({ expression, direction: 'asc', nulls: 'last' }));
     else if (!distinctOn.every((expression) => leading.has(expression))) {
-      throw new QueryError('"distinct_on" columns must match initial "order_by" columns', `${field.path}.args`);
+      throw errors.distinctOnMismatch(`${field.path}.args`);
     }
   }
 

@@ -1,3 +1,4 @@
+import { errors } from '../../../src/errors/errors.js';
 import type { TableAccess } from '../models/role-access.js';
 import type { ComputedFieldModel } from '../models/function-model.js';
 import type { ColumnModel, RelationshipModel } from '../models/table-model.js';
@@ -12,7 +13,6 @@ import { rowSet, renderRows, type RowSet } from './row-set.js';
 import { renderOrderKeys } from './order-by.js';
 import { parseJsonPath } from './json-path.js';
 import { joinCondition } from './relationships.js';
-import { QueryError } from './query-error.js';
 import { and, columnRef, jsonObject, nameLiteral, tableRef } from './sql-text.js';
 import { permissionFilter } from './where.js';
 
@@ -76,7 +76,7 @@ function fieldValue(context: CompileContext, access: TableAccess, alias: string,
   if (field.name === '__typename') return nameLiteral(typeName);
   const target = access.fields.get(field.name);
   // graphql-js validated the query against this role's schema, built from the same access.
-  if (target === undefined) throw new QueryError(`field ${JSON.stringify(field.name)} not found in type: ${JSON.stringify(typeName)}`, field.path);
+  if (target === undefined) throw errors.fieldNotFound(field.path, field.name, typeName);
   switch (target.kind) {
     case 'column':
       return columnValue(context, alias, target.column, field);
@@ -99,7 +99,7 @@ function columnValue(context: CompileContext, alias: string, column: ColumnModel
   const pathInput = argumentsOf(field).get('path');
   if (pathInput === undefined || context.reader.isNull(pathInput)) return reference;
   const elements = parseJsonPath(context.reader.name(pathInput));
-  if (!Array.isArray(elements)) throw new QueryError(elements.error, pathInput.path);
+  if (!Array.isArray(elements)) throw errors.invalidJsonPath(pathInput.path, elements.error);
   if (elements.length === 0) return reference;
   return `(${reference} #> ${context.params.add({ kind: 'constant', value: elements }, 'text[]')})`;
 }

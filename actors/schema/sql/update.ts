@@ -1,3 +1,4 @@
+import { errors } from '../../../src/errors/errors.js';
 import { qualified, quoteIdent } from '../../../src/pg/quote.js';
 import type { ColumnModel } from '../models/table-model.js';
 import type { UpdateAccess } from '../models/write-access.js';
@@ -9,7 +10,6 @@ import { permissionInput, type Input } from './input.js';
 import { nextStatement, type MutationContext } from './mutation-context.js';
 import { allRows, countRows, cteRows, mutationResponse, mutationRow } from './mutation-output.js';
 import { step, writeStatement, type MutationFieldPlan, type MutationStep } from './mutation-plan.js';
-import { QueryError } from './query-error.js';
 import { and, columnRef } from './sql-text.js';
 import { compileWhere, permissionCondition } from './where.js';
 
@@ -94,10 +94,10 @@ function setClauses(context: MutationContext, update: UpdateAccess, args: Map<st
     if (input === undefined || reader.isNull(input)) continue;
     for (const [name, value] of reader.fields(input)) {
       const column = update.columnsByField.get(name);
-      if (column === undefined) throw new QueryError(`field ${JSON.stringify(name)} not found in type: ${JSON.stringify(`${update.model.typeName}${operator}_input`)}`, value.path);
+      if (column === undefined) throw errors.fieldNotFound(value.path, name, `${update.model.typeName}${operator}_input`);
       const earlier = changes.get(column.name);
       if (earlier !== undefined) {
-        throw new QueryError(`column found in multiple operators; ${JSON.stringify(column.fieldName)} in ${earlier.operator}, ${operator}`, argsPath, 'validation-failed');
+        throw errors.columnInTwoUpdateOperators(argsPath, column.fieldName, earlier.operator, operator);
       }
       changes.set(column.name, { column, operator, value: operatorValue(context, column, operator, value, alias) });
     }
@@ -107,7 +107,7 @@ function setClauses(context: MutationContext, update: UpdateAccess, args: Map<st
     if (column !== undefined) changes.set(name, { column, operator: '_set', value: columnValue(context, column, permissionInput(preset, `$.set.${name}`)) });
   }
   if (changes.size === 0) {
-    throw new QueryError(`at least any one of ${UPDATE_OPERATORS.join(', ')} is expected`, argsPath, 'validation-failed');
+    throw errors.updateOperatorRequired(argsPath, UPDATE_OPERATORS.join(', '));
   }
   return [...changes.values()].map(({ column, value }) => `${quoteIdent(column.name)} = ${value}`);
 }

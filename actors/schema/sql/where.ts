@@ -1,3 +1,4 @@
+import { errors } from '../../../src/errors/errors.js';
 import { qualifiedTable, type ColumnModel, type RelationshipModel, type TableModel } from '../models/table-model.js';
 import type { TableAccess } from '../models/role-access.js';
 import { relationKey } from '../../../src/pg/catalog.js';
@@ -11,7 +12,6 @@ import { functionCall, rowArgument } from './function-call.js';
 import { permissionInput, type Input } from './input.js';
 import { operatorNamed } from '../models/operators.js';
 import { operandParam } from './operand-params.js';
-import { QueryError } from './query-error.js';
 import { joinCondition } from './relationships.js';
 import { and, columnRef, or, tableRef } from './sql-text.js';
 
@@ -84,7 +84,7 @@ function fieldCondition(context: CompileContext, scope: Scope, key: string, valu
   if (relationship !== undefined) return relationshipCondition(context, scope, relationship, value);
   const aggregated = aggregatedRelationshipNamed(scope, key);
   if (aggregated !== undefined) return aggregateCondition(context, scope, aggregated, value);
-  throw new QueryError(`field ${JSON.stringify(key)} not found in type: ${JSON.stringify(`${scope.table.typeName}_bool_exp`)}`, value.path);
+  throw errors.fieldNotFound(value.path, key, `${scope.table.typeName}_bool_exp`);
 }
 
 /**
@@ -165,7 +165,7 @@ function aggregateCondition(context: CompileContext, scope: Scope, relationship:
   const conditions: string[] = [];
   for (const [name, input] of reader.fields(value)) {
     if (reader.isNull(input)) continue;
-    if (name !== 'count') throw new QueryError(`field ${JSON.stringify(name)} not found in type: ${JSON.stringify(`${scope.table.typeName}_aggregate_bool_exp`)}`, input.path);
+    if (name !== 'count') throw errors.fieldNotFound(input.path, name, `${scope.table.typeName}_aggregate_bool_exp`);
     const alias = context.aliases.fresh();
     const nested = relatedScope(context, scope, relationship, alias);
     const rows = [joinCondition(relationship, scope.alias, alias)];
@@ -181,7 +181,7 @@ function aggregateCondition(context: CompileContext, scope: Scope, relationship:
     const distinctInput = args.get('distinct');
     const count = countExpression(alias, columns, distinctInput !== undefined && !reader.isNull(distinctInput) && reader.boolean(distinctInput));
     const predicate = args.get('predicate');
-    if (predicate === undefined || reader.isNull(predicate)) throw new QueryError('missing required field "predicate"', input.path);
+    if (predicate === undefined || reader.isNull(predicate)) throw errors.missingField(input.path, 'predicate');
     const subject = `(select ${count} from ${tableRef(nested.scope.table.table, alias)} where ${and(rows)})`;
     conditions.push(comparison(context, scope, { subject, type: INT_TYPE }, predicate));
   }
@@ -201,7 +201,7 @@ function relatedScope(context: CompileContext, scope: Scope, relationship: Relat
 /** A column by its GraphQL name in a query (the role's columns), by its SQL name in a permission. */
 function columnNamed(scope: Scope, name: string, input: Input): string {
   const column = scope.mode === 'query' ? scope.access!.columnsByField.get(name) : scope.table.columnsByName.get(name);
-  if (column === undefined) throw new QueryError(`unexpected value ${JSON.stringify(name)} for enum: ${JSON.stringify(`${scope.table.typeName}_select_column`)}`, input.path);
+  if (column === undefined) throw errors.unexpectedEnumValue(input.path, name, `${scope.table.typeName}_select_column`);
   return column.name;
 }
 
@@ -210,10 +210,10 @@ function existsCondition(context: CompileContext, scope: Scope, value: Input): s
   const fields = new Map(context.reader.fields(value));
   const tableInput = fields.get('_table');
   const whereInput = fields.get('_where');
-  if (tableInput === undefined || tableInput.source !== 'permission') throw new QueryError('_exists needs _table', value.path);
+  if (tableInput === undefined || tableInput.source !== 'permission') throw errors.existsWithoutTable(value.path);
   const name = qualifiedTable(tableInput.value as { schema: string; name: string } | string);
   const table = context.model.tables.get(relationKey(name.schema, name.name));
-  if (table === undefined) throw new QueryError(`table ${JSON.stringify(name.name)} is not tracked`, tableInput.path);
+  if (table === undefined) throw errors.tableNotTracked(tableInput.path, name.name);
   const alias = context.aliases.fresh();
   const nested: Scope = { mode: 'permission', table, access: null, alias, rootAlias: scope.rootAlias };
   const inner = whereInput === undefined ? 'true' : boolExp(context, nested, whereInput);
@@ -238,10 +238,10 @@ function comparison(context: CompileContext, scope: Scope, column: ColumnModel |
     }
     const operator = operatorNamed(column.type, name);
     if (operator === undefined) {
-      throw new QueryError(`field ${JSON.stringify(name)} not found in type: ${JSON.stringify(`${column.type.scalar}_comparison_exp`)}`, operand.path);
+      throw errors.fieldNotFound(operand.path, name, `${column.type.scalar}_comparison_exp`);
     }
     if (operator.operand === 'boolean') {
-      if (reader.isNull(operand)) throw new QueryError('unexpected null value for type "Boolean"', operand.path);
+      if (reader.isNull(operand)) throw errors.unexpectedNull(operand.path, 'Boolean');
       conditions.push(reader.boolean(operand) ? `${subject} is null` : `${subject} is not null`);
       continue;
     }
@@ -257,5 +257,5 @@ function otherColumn(context: CompileContext, scope: Scope, operand: Input): str
   const path = context.reader.items(operand).map((item) => context.reader.name(item));
   if (path.length === 2 && path[0] === '$') return columnRef(scope.rootAlias, path[1]!);
   if (path.length === 1) return columnRef(scope.alias, path[0]!);
-  throw new QueryError('a column comparison names a column or ["$", column]', operand.path);
+  throw errors.columnComparisonShape(operand.path);
 }
