@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { errors } from '../errors/errors.js';
 import { ServiceError } from '../errors/service-error.js';
 import type { Reply } from './requester.js';
-import { HEADER, HEADER_ROOM_BYTES, chunksOf, decodeJson, encodeJson, headersWith, maxPayloadOf } from './wire.js';
+import { HEADER, HEADER_ROOM_BYTES, chunksOf, decodeJson, encodeJson, frozen, headersWith, maxPayloadOf } from './wire.js';
 
 /** A request as a handler sees it: its id (for logs), its payload and a JSON view of it. */
 export interface IncomingRequest {
@@ -15,7 +15,7 @@ export interface IncomingRequest {
 
 /**
  * A reply given as a JSON value: encoded only when it crosses NATS. A requester of the
- * same process gets the value itself, and must not change it.
+ * same process gets the value itself, frozen (wire.ts `frozen`).
  */
 export class JsonReply {
   constructor(readonly value: unknown) {}
@@ -64,7 +64,8 @@ export class Responder {
 
   /**
    * Answers a request of this process without a round trip through the server. The
-   * message object is handed over as it is: encoded only if the handler asks for bytes.
+   * message object is handed over frozen, as the reply value is: encoded only if the
+   * handler asks for bytes, and never changed by either side.
    */
   async answerLocally(subject: string, requestId: string, message: unknown, handler: RequestHandler, onDone?: DoneCallback): Promise<Reply> {
     const outcome = await this.#run(localIncoming(subject, requestId, message), handler, onDone, true);
@@ -78,7 +79,7 @@ export class Responder {
     try {
       const reply = await handler(request);
       if (reply instanceof Uint8Array) return { body: reply, meta: {} };
-      if (reply instanceof JsonReply) return local ? new LocalValueReply(reply.value) : { body: encodeJson(reply.value), meta: {} };
+      if (reply instanceof JsonReply) return local ? new LocalValueReply(frozen(reply.value)) : { body: encodeJson(reply.value), meta: {} };
       return reply;
     } catch (error) {
       failed = true;
@@ -156,5 +157,5 @@ class LocalRequest implements IncomingRequest {
 /** A local request: the message is a value (or already bytes, for byte requests). */
 function localIncoming(subject: string, requestId: string, message: unknown): IncomingRequest {
   if (message instanceof Uint8Array) return new NatsRequest(subject, requestId, message);
-  return new LocalRequest(subject, requestId, message);
+  return new LocalRequest(subject, requestId, frozen(message));
 }

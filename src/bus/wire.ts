@@ -54,6 +54,19 @@ export function encodeText(text: string): Uint8Array {
   return Buffer.from(text);
 }
 
+/**
+ * Freezes a value handed over in-process, and everything in it (bytes aside): over NATS a
+ * receiver gets a copy, so in-process neither side may change what the other holds, and
+ * an attempt throws at once instead of leaking into the other actor. A frozen object is
+ * taken as frozen through, so values handed on again cost nothing.
+ */
+export function frozen<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value) || ArrayBuffer.isView(value)) return value;
+  Object.freeze(value);
+  for (const inner of Object.values(value)) frozen(inner);
+  return value;
+}
+
 export function headersWith(entries: Record<string, string>): MsgHdrs {
   const h = natsHeaders();
   for (const [key, value] of Object.entries(entries)) h.set(key, value);

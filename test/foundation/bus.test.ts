@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { Bus } from '../../src/bus/bus.js';
+import { Bus, JsonReply } from '../../src/bus/bus.js';
 import { ensureKv, ensureStream } from '../../src/bus/jetstream.js';
 import { decodeText, encodeJson, encodeText } from '../../src/bus/wire.js';
 import { errors } from '../../src/errors/errors.js';
@@ -130,6 +130,29 @@ describe('local delivery', () => {
     expect((error as ServiceError).code).toBe('not-exists');
     expect(calls).toBe(2);
     expect(done).toEqual([false, true]);
+    served.unsubscribe();
+  });
+
+  it('hands the message and the reply value over frozen, so neither side can change what the other holds', async () => {
+    const local = await Bus.connect({ servers: inject('natsUrl'), prefix: testPrefix(), name: 'bus-frozen', log, localDelivery: true });
+    const subject = `${local.subjects.prefix}.frozen`;
+    const kept = { counts: [1, 2] };
+    const served = local.serve(subject, async (request) => {
+      const message = request.json<{ nested: { list: number[] }; mutate: boolean }>();
+      // A receiver that changes its message throws here, as it would change the sender's object.
+      if (message.mutate) message.nested.list.push(3);
+      return new JsonReply(kept);
+    }, { queue: 'q' });
+    await local.close();
+
+    const sent = { nested: { list: [1, 2] }, mutate: false };
+    const reply = await local.request<{ counts: number[] }>(subject, sent, options);
+    expect(Object.isFrozen(sent.nested.list)).toBe(true);
+    expect(() => reply.counts.push(3)).toThrow(TypeError);
+    expect(kept.counts).toEqual([1, 2]);
+
+    const refused = await local.ask(subject, { nested: { list: [1] }, mutate: true }, options).catch((e: unknown) => e);
+    expect((refused as ServiceError).code).toBe('unexpected');
     served.unsubscribe();
   });
 });
