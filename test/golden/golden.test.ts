@@ -6,17 +6,21 @@ import { formatJson } from './format-json.js';
 import { formatSql } from './format-sql.js';
 
 /**
- * Golden tests of the SQL compiler. Each folder of `cases/` holds a `query.graphql`, and
- * optionally `request.json` ({variables, operationName, role, sessionVariables}), beside
- * the statement it must compile to (`expected.sql`, with the bound values as comments)
- * and the response it must produce (`result.json`). Every request must run exactly one
- * statement, or the number `request.json` gives as `statements` (a nested insert writes,
- * then reads back); `mutation-*` cases are rolled back. `UPDATE_GOLDEN=1 npx vitest run test/golden` rewrites the expected files;
- * review their diff like code.
+ * Golden tests of the SQL compiler, by GraphQL concept: `cases/<concept>/<case>/` holds a
+ * `query.graphql`, and optionally `request.json` ({variables, operationName, role,
+ * sessionVariables, statements}), beside the statements it must run (`expected.sql`, with
+ * the bound values as comments) and the response it must produce (`result.json`). A case
+ * runs exactly one statement, or the number `statements` gives (a nested insert writes,
+ * then reads back). `mutation/` cases are rolled back. `errors/` cases (named after the
+ * concept they refuse) must answer errors, before any SQL unless `statements` says
+ * otherwise, and a refused mutation is rolled back too. `UPDATE_GOLDEN=1 npx vitest run
+ * test/golden` rewrites the expected files; review their diff like code.
  */
 const casesDir = fileURLToPath(new URL('./cases/', import.meta.url));
 const update = process.env.UPDATE_GOLDEN === '1';
-const cases = readdirSync(casesDir).sort();
+const cases = readdirSync(casesDir)
+  .sort()
+  .flatMap((concept) => readdirSync(`${casesDir}${concept}`).sort().map((name) => `${concept}/${name}`));
 
 let fixture: GraphqlFixture;
 beforeAll(async () => {
@@ -31,11 +35,13 @@ describe('SQL compiler golden cases', () => {
     const dir = `${casesDir}${name}/`;
     const query = readFileSync(`${dir}query.graphql`, 'utf8');
     const request = existsSync(`${dir}request.json`) ? JSON.parse(readFileSync(`${dir}request.json`, 'utf8')) : {};
+    const refused = name.startsWith('errors/');
     // Mutation cases are rolled back, so that every case sees the same data set.
-    const run = await fixture.run(query, { ...request, rollback: name.startsWith('mutation-') });
+    const run = await fixture.run(query, { ...request, rollback: name.startsWith('mutation/') || name.startsWith('errors/mutation-') });
 
-    expect(run.body.errors, run.text).toBeUndefined();
-    expect(run.statements).toHaveLength(request.statements ?? 1);
+    if (refused) expect(run.body.errors, run.text).toBeDefined();
+    else expect(run.body.errors, run.text).toBeUndefined();
+    expect(run.statements).toHaveLength(request.statements ?? (refused ? 0 : 1));
     const sql = run.statements
       .map((statement) => formatSql(statement.text) + statement.values.map((value, index) => `-- $${index + 1} = ${JSON.stringify(value)}\n`).join(''))
       .join('\n');

@@ -29,4 +29,4 @@ select ((
   where "_4"."ctid" = any($1::tid[])
   limit 1
 ))::text as "data"
--- $1 = "{\"(0,9)\"}"
+-- $1 = "{\"(0,11)\"}"
