@@ -68,4 +68,21 @@ describe('the remote-schema actor across processes', () => {
     expect(result.json.code).toBe('validation-failed');
     expect(result.json.error).toContain('"nothing" does not exist');
   });
+
+  it("serves a role its tables while no instance can give the role's remote view, and the remotes again once one can", async () => {
+    const reader = asRole('reader');
+    for (const operation of [
+      { type: 'run_sql', args: { sql: 'create table note (id int primary key); insert into note values (1)' } },
+      { type: 'track_table', args: { table: 'note' } },
+      { type: 'create_select_permission', args: { table: 'note', role: 'reader', permission: { columns: '*', filter: {} } } },
+      { type: 'add_remote_schema_permissions', args: { remote_schema: 'people', role: 'reader', definition: { schema: 'type Query { hello(name: String): String! }' } } },
+    ]) expect((await schemaOnly.query(operation)).status).toBe(200);
+
+    for (const actor of remoteActors.splice(0)) await actor.stop();
+    expect((await schemaOnly.graphql({ query: '{ note { id } }' }, reader)).json).toEqual({ data: { note: [{ id: 1 }] } });
+    expect((await schemaOnly.graphql({ query: '{ hello }' }, reader)).json.errors[0].extensions.code).toBe('validation-failed');
+
+    await startRemoteActor();
+    expect((await schemaOnly.graphql({ query: '{ hello }' }, reader)).json).toEqual({ data: { hello: 'hello world' } });
+  });
 });

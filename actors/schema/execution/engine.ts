@@ -1,4 +1,5 @@
 import { getVariableValues, Kind, parse, validate, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import type { Logger } from '../../../src/log/logger.js';
 import type { Metadata } from '../../../src/metadata/types.js';
 import type { Catalog } from '../../../src/pg/catalog.js';
 import type { Pool } from '../../../src/pg/pool.js';
@@ -52,6 +53,8 @@ export interface GraphqlEngineOptions {
   planCacheSize?: number;
   /** SERVICE_GRAPHQL_INFER_FUNCTION_PERMISSIONS (default true). */
   inferFunctionPermissions?: boolean;
+  /** Where a role served without its remote schemas is reported. */
+  log?: Logger;
 }
 
 interface RoleRuntime {
@@ -122,7 +125,8 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
         roles.set(cacheKey, runtime);
         return runtime;
       },
-      (): RoleRuntime => {
+      (error: unknown): RoleRuntime => {
+        options.log?.warn({ err: error, role: key }, 'the remote-schema actor gave no view of the remote schemas; serving the role its tables alone');
         roles.delete(cacheKey);
         return { cacheKey: `${cacheKey}\u0000without-remotes`, access, writes, schema: tables, remote: null };
       },
