@@ -3,6 +3,7 @@ import { nuid } from '@nats-io/transport-node';
 import { authActor } from '../actors/auth/actor.js';
 import { remoteSchemaActor } from '../actors/remote-schema/actor.js';
 import { schemaActor } from '../actors/schema/actor.js';
+import { subscriptionsActor } from '../actors/subscriptions/actor.js';
 import { triggersActor } from '../actors/triggers/actor.js';
 import type { Actor, RunningActor } from './actor/actor.js';
 import { startActor } from './actor/runtime.js';
@@ -21,7 +22,7 @@ export interface Engine {
 }
 
 /** Actors that need the database; without them a process needs no PostgreSQL. */
-export const DATABASE_ACTORS: readonly ActorName[] = ['schema', 'triggers', 'remote-schema'];
+export const DATABASE_ACTORS: readonly ActorName[] = ['schema', 'triggers', 'remote-schema', 'subscriptions'];
 
 /**
  * The start-up checks of every actor's settings (the auth settings, say), whichever
@@ -29,7 +30,7 @@ export const DATABASE_ACTORS: readonly ActorName[] = ['schema', 'triggers', 'rem
  * connected, on every process of the cluster alike.
  */
 export function checkActorSettings(config: Config): void {
-  for (const actor of [authActor, remoteSchemaActor, schemaActor, triggersActor]) actor.checkSettings?.(config);
+  for (const actor of [authActor, remoteSchemaActor, schemaActor, triggersActor, subscriptionsActor]) actor.checkSettings?.(config);
 }
 
 /** A subject-safe id for this process, unique across the cluster. */
@@ -51,10 +52,11 @@ export async function startEngine(config: Config, log: Logger): Promise<Engine> 
     auth: authActor,
     triggers: triggersActor,
     'remote-schema': remoteSchemaActor,
+    subscriptions: subscriptionsActor,
     edge: edgeActor((listening) => (address = listening)),
   };
   // The remote-schema actor before the schema actor, which introspects remotes at start.
-  const order: ActorName[] = ['auth', 'remote-schema', 'schema', 'triggers', 'edge'];
+  const order: ActorName[] = ['auth', 'remote-schema', 'schema', 'triggers', 'subscriptions', 'edge'];
   const running: RunningActor[] = [];
   try {
     for (const name of order.filter((candidate) => config.actors.includes(candidate))) {

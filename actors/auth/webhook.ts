@@ -82,8 +82,26 @@ export function createAuthWebhook(options: AuthWebhookOptions): AuthWebhook {
     } catch (error) {
       throw errors.authHookFailed('$').withInternal({ error: (error as Error).message });
     }
-    if (response.statusCode === 200) return sessionFromHookBody(response.body);
+    if (response.statusCode === 200) {
+      const session = sessionFromHookBody(response.body);
+      const expiresAt = expiryOf(response.headers, Date.now());
+      return expiresAt === undefined ? session : { ...session, expires_at: expiresAt };
+    }
     if (response.statusCode === 401) throw errors.authHookUnauthorized('$');
     throw errors.authHookInvalidResponse('$', '').withInternal({ status: response.statusCode });
   };
+}
+
+/**
+ * When a webhook's session expires, as Hasura reads it for WebSockets: `Cache-Control:
+ * max-age` (or `s-maxage`) seconds from now, else an `Expires` date; undefined: never.
+ */
+export function expiryOf(headers: Record<string, string | string[] | undefined>, now: number): number | undefined {
+  const cacheControl = String(headers['cache-control'] ?? '');
+  const maxAge = /(?:^|[,\s])(?:s-maxage|max-age)\s*=\s*(\d+)/i.exec(cacheControl);
+  if (maxAge !== null) return now + Number(maxAge[1]) * 1000;
+  const expires = headers.expires;
+  if (typeof expires !== 'string') return undefined;
+  const at = Date.parse(expires);
+  return Number.isNaN(at) ? undefined : at;
 }

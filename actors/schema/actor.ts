@@ -1,6 +1,7 @@
 import type { Actor } from '../../src/actor/actor.js';
 import { actorRequest } from '../../src/bus/actor-request.js';
-import { Bus } from '../../src/bus/bus.js';
+import { Bus, JsonReply } from '../../src/bus/bus.js';
+import type { SubscriptionPlanRequest } from '../../src/bus/messages/subscriptions.js';
 import { encodeJson } from '../../src/bus/wire.js';
 import { MetadataStore } from '../../src/metadata/store.js';
 import { postgresUnavailable } from '../../src/pg/errors.js';
@@ -62,6 +63,13 @@ export const schemaActor: Actor = {
     context.serve(subjects.graphql, async (request) => {
       const message = validate<{ headers: Record<string, string>; body: string }>('bus/graphql-request', request.json());
       return handleGraphql(host, bus, message, request.requestId, graphqlOptions);
+    });
+
+    context.serve(subjects.subscriptionPlan, async (request) => {
+      const message = validate<SubscriptionPlanRequest>('bus/subscription-plan-request', request.json());
+      const graphqlRequest = { query: message.query, variables: message.variables, operationName: message.operationName };
+      const execution = { db: host.db, requestId: request.requestId, bus, headers: {}, timeoutMs: config.busTimeoutMs };
+      return new JsonReply(await host.state.graphql.planSubscription(graphqlRequest, message.session, execution));
     });
 
     context.serve(subjects.health, async () => {

@@ -33,6 +33,14 @@ export const TRIGGERS_VERBS = {
 } as const;
 export type TriggersVerb = (typeof TRIGGERS_VERBS)[keyof typeof TRIGGERS_VERBS];
 
+/** The verbs of `<p>.subscriptions.<instance>.<verb>`, answered by that instance's subscriptions actor. */
+export const SUBSCRIPTIONS_VERBS = {
+  start: 'start',
+  stop: 'stop',
+  close: 'close',
+} as const;
+export type SubscriptionsVerb = (typeof SUBSCRIPTIONS_VERBS)[keyof typeof SUBSCRIPTIONS_VERBS];
+
 export interface Subjects {
   readonly prefix: string;
   /** request, queue group: schema actor. `{session, operation}` -> operation result. */
@@ -41,6 +49,16 @@ export interface Subjects {
   readonly graphql: string;
   /** request, queue group: schema actor. `{}` -> `{status, inconsistent}` for /healthz. */
   readonly health: string;
+  /** request, queue group: schema actor. A subscription of a session -> how to fetch it, or its refusal. */
+  readonly subscriptionPlan: string;
+  /** request, one instance's: its subscriptions actor (SUBSCRIPTIONS_VERBS), from the edge of the same instance. */
+  subscriptions(instance: string, verb: SubscriptionsVerb): string;
+  /** request, one instance's: its edge. Results for the subscriptions of its sockets. */
+  edgeDeliver(instance: string): string;
+  /** broadcast: per committed transaction, the tables it changed (the change feed), and the reader's heartbeat. */
+  readonly changesTables: string;
+  /** broadcast: an instance holds subscriptions that follow the change feed, so the slot is read. */
+  readonly changesWanted: string;
   /** request, queue group: auth actor. `{headers}` -> session `{role, variables}`. */
   readonly authResolve: string;
   /** broadcast: the schema actor committed a new metadata `resource_version`. */
@@ -83,6 +101,11 @@ export function subjectsFor(prefix: string): Subjects {
     query: `${prefix}.query`,
     graphql: `${prefix}.graphql`,
     health: `${prefix}.health`,
+    subscriptionPlan: `${prefix}.graphql.subscription_plan`,
+    subscriptions: (instance, verb) => `${prefix}.subscriptions.${instance}.${verb}`,
+    edgeDeliver: (instance) => `${prefix}.edge.${instance}.deliver`,
+    changesTables: `${prefix}.changes.tables`,
+    changesWanted: `${prefix}.changes.wanted`,
     authResolve: `${prefix}.auth.resolve`,
     metadataChanged: `${prefix}.metadata.changed`,
     monitorPing: `${prefix}.monitor.ping`,

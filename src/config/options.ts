@@ -96,7 +96,7 @@ const subjectToken: Parser<string> = (raw) => {
 export const API_NAMES = ['metadata', 'graphql', 'config', 'pgdump', 'developer', 'metrics'] as const;
 export type ApiName = (typeof API_NAMES)[number];
 
-export const ACTOR_NAMES = ['edge', 'schema', 'auth', 'triggers', 'remote-schema'] as const;
+export const ACTOR_NAMES = ['edge', 'schema', 'auth', 'triggers', 'remote-schema', 'subscriptions'] as const;
 export type ActorName = (typeof ACTOR_NAMES)[number];
 
 export const LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
@@ -118,8 +118,16 @@ export const OPTIONS = {
   enabledApis: { flag: '--enabled-apis', env: 'SERVICE_GRAPHQL_ENABLED_APIS', parse: listOf(API_NAMES), default: ['metadata', 'graphql', 'config'] as ApiName[], help: `Comma-separated APIs to serve, from ${API_NAMES.join(', ')}.` },
   enableRemoteSchemaPermissions: { flag: '--enable-remote-schema-permissions', env: 'SERVICE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS', parse: boolean, default: false, boolean: true, help: 'Enforce per-role remote schema permissions.' },
   inferFunctionPermissions: { flag: '--infer-function-permissions', env: 'SERVICE_GRAPHQL_INFER_FUNCTION_PERMISSIONS', parse: boolean, default: true, help: 'Let a role query a tracked function whenever it may read the function\'s return table; false: only with create_function_permission.' },
-  liveQueriesBatchSize: { flag: '--live-queries-multiplexed-batch-size', env: 'SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE', parse: integer(1, 100_000), default: 100, help: 'Live query batch size, reported by the config API.' },
-  liveQueriesRefetchDelay: { flag: '--live-queries-multiplexed-refetch-delay', env: 'SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_DELAY', parse: integer(1, 3600), default: 1, help: 'Live query refetch delay in seconds, reported by the config API.' },
+  liveQueriesBatchSize: { flag: '--live-queries-multiplexed-batch-size', env: 'SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE', parse: integer(1, 100_000), default: 100, help: 'Cohorts of live queries fetched by one SQL statement.' },
+  liveQueriesRefetchDelay: { flag: '--live-queries-multiplexed-refetch-delay', env: 'SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_DELAY', parse: integer(1, 3600), default: 1, help: 'Seconds between two fetches of a live query that is polled (what the change feed cannot see, or all of them without it).' },
+  streamingQueriesBatchSize: { flag: '--streaming-queries-multiplexed-batch-size', env: 'SERVICE_GRAPHQL_STREAMING_QUERIES_MULTIPLEXED_BATCH_SIZE', parse: integer(1, 100_000), default: 100, help: 'Cohorts of streaming subscriptions fetched by one SQL statement.' },
+  streamingQueriesRefetchDelay: { flag: '--streaming-queries-multiplexed-refetch-delay', env: 'SERVICE_GRAPHQL_STREAMING_QUERIES_MULTIPLEXED_REFETCH_DELAY', parse: integer(1, 3600), default: 1, help: 'Seconds between two fetches of a streaming subscription that is polled.' },
+  liveQueriesChangeFeed: { flag: '--live-queries-change-feed', env: 'SERVICE_GRAPHQL_LIVE_QUERIES_CHANGE_FEED', parse: boolean, default: true, help: 'Fetch a subscription again when a table it reads changes (logical replication, wal_level=logical), polling only what the feed cannot see; false: poll every subscription at its refetch delay, as Hasura does.' },
+  liveQueriesCoalesceMs: { flag: '--live-queries-change-coalesce-ms', env: 'SERVICE_GRAPHQL_LIVE_QUERIES_CHANGE_COALESCE_MS', parse: integer(0, 60_000), default: 5, help: 'After a change, how long a subscription waits for more before it is fetched again: at most one fetch per poller per window.' },
+  websocketKeepalive: { flag: '--websocket-keepalive', env: 'SERVICE_GRAPHQL_WEBSOCKET_KEEPALIVE', parse: integer(1, 3600), default: 5, help: 'Seconds between keep-alive messages on a WebSocket (`ka`, or `ping` in graphql-transport-ws).' },
+  websocketConnectionInitTimeout: { flag: '--websocket-connection-init-timeout', env: 'SERVICE_GRAPHQL_WEBSOCKET_CONNECTION_INIT_TIMEOUT', parse: integer(1, 3600), default: 3, help: 'Seconds a graphql-transport-ws client has to send connection_init (close 4408 after).' },
+  websocketMaxSubscriptions: { flag: '--websocket-max-subscriptions', env: 'SERVICE_GRAPHQL_WEBSOCKET_MAX_SUBSCRIPTIONS', parse: integer(1, 1_000_000), default: 100, help: 'Subscriptions one WebSocket may hold at once; one more is refused.' },
+  websocketMaxBufferedBytes: { flag: '--websocket-max-buffered-bytes', env: 'SERVICE_GRAPHQL_WEBSOCKET_MAX_BUFFERED_BYTES', parse: integer(64 * 1024, 1024 * 1024 * 1024), default: 16 * 1024 * 1024, help: 'Bytes a WebSocket may have waiting to be sent; a client that reads slower than that is disconnected (close 1008).' },
   maxRequestBodyBytes: { flag: '--max-request-body-bytes', env: 'SERVICE_GRAPHQL_MAX_REQUEST_BODY_BYTES', parse: integer(1024, 64 * 1024 * 1024), default: 1024 * 1024, help: 'Largest request body accepted (413 beyond). Capped by NATS max_payload less 20 KiB.' },
   busTimeoutMs: { flag: '--bus-timeout-ms', env: 'SERVICE_GRAPHQL_BUS_TIMEOUT_MS', parse: integer(100, 600_000), default: 60_000, help: 'How long the edge waits for an actor to answer before 503.' },
   busLocalDelivery: { flag: '--bus-local-delivery', env: 'SERVICE_GRAPHQL_BUS_LOCAL_DELIVERY', parse: boolean, default: true, help: 'Answer requests for actors this process runs in-process, skipping the NATS round trip (requests for other actors, broadcasts and monitoring always use NATS).' },

@@ -27,7 +27,7 @@ export function configReport(config: Config, version: string): Record<string, un
   }
   report.is_allow_list_enabled = false;
   report.live_queries = { batch_size: config.liveQueriesBatchSize, refetch_delay: config.liveQueriesRefetchDelay };
-  report.streaming_queries = { batch_size: config.liveQueriesBatchSize, refetch_delay: config.liveQueriesRefetchDelay };
+  report.streaming_queries = { batch_size: config.streamingQueriesBatchSize, refetch_delay: config.streamingQueriesRefetchDelay };
   report.console_assets_dir = null;
   report.experimental_features = [];
   report.is_prometheus_metrics_enabled = false;

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Actor } from '../actor/actor.js';
 import { HEADER_ROOM_BYTES } from '../bus/wire.js';
 import { createEdgeHandler } from './routes.js';
+import { attachWebSockets } from './websocket/server.js';
 
 /** Where the edge listens, once started (port 0 in the config picks a free port). */
 export interface EdgeAddress {
@@ -11,8 +12,9 @@ export interface EdgeAddress {
 }
 
 /**
- * The HTTP edge as an actor, so that it heartbeats its request counters like any other.
- * `onListening` tells the process where it listens.
+ * The HTTP edge as an actor, so that it heartbeats its request counters like any other:
+ * HTTP routes, and WebSockets on /v1/graphql (websocket/). `onListening` tells the
+ * process where it listens.
  */
 export function edgeActor(onListening: (address: EdgeAddress) => void): Actor {
   return {
@@ -37,7 +39,8 @@ export function edgeActor(onListening: (address: EdgeAddress) => void): Actor {
           .finally(() => counters.in_flight--);
       });
       server.keepAliveTimeout = 65_000;
-      context.reportGauges(() => ({ http_requests: counters.requests, http_errors: counters.errors, http_in_flight: counters.in_flight }));
+      const websockets = attachWebSockets(server, { bus, config, log, instance: context.instance, serve: (subject, handler) => context.serve(subject, handler) });
+      context.reportGauges(() => ({ http_requests: counters.requests, http_errors: counters.errors, http_in_flight: counters.in_flight, websockets: websockets.sockets() }));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.serverPort, config.serverHost, () => resolve());
@@ -48,6 +51,7 @@ export function edgeActor(onListening: (address: EdgeAddress) => void): Actor {
       return {
         stop: () =>
           new Promise<void>((resolve) => {
+            websockets.close();
             server.close(() => resolve());
             server.closeAllConnections();
           }),

@@ -80,6 +80,11 @@ export const errors = {
   noSuchOperation: define('validation-failed', 400, (name: string) => `no such operation found in the document: ${quote(name)}`),
   operationNameRequired: define('validation-failed', 400, () => 'exactly one operation has to be present in the document when operationName is not specified'),
   operationTypeUnserved: define('validation-failed', 400, (operationType: string) => `no ${operationType}s exist`),
+  subscriptionLimit: define('limit-exceeded', 400, (limit: number) => `this connection already holds ${limit} subscriptions, the most it may (SERVICE_GRAPHQL_WEBSOCKET_MAX_SUBSCRIPTIONS)`),
+  subscriptionOverHttp: define('unexpected-payload', 400, () => 'subscriptions are not supported over HTTP, use websockets instead'),
+  subscriptionRootFields: define('validation-failed', 400, () => 'subscriptions must select one top level field'),
+  subscriptionIntrospection: define('not-supported', 400, () => 'Introspection at root field level is not supported over subscriptions'),
+  notASubscription: define('validation-failed', 400, (operationType: string) => `expected a subscription, found a ${operationType}`),
   variableRequired: define('validation-failed', 400, (variable: string) => `expecting a value for non-nullable variable: ${quote(variable)}`),
 
   // Arguments the SQL compiler refuses although graphql-js accepted them (compat-facts 8)
@@ -98,6 +103,8 @@ export const errors = {
   constraintNotFound: define('validation-failed', 400, (constraint: string) => `constraint ${quote(constraint)} does not exist`),
   functionArgumentRequired: define('not-supported', 400, () => 'Non default arguments cannot be omitted'),
   positionalArgumentOmitted: define('not-supported', 400, () => 'Only last set of positional arguments can be omitted'),
+  streamCursorRequired: define('validation-failed', 400, () => 'one streaming column field is expected'),
+  streamCursorsMultiple: define('validation-failed', 400, () => 'multiple column cursors are not supported yet'),
   sessionVariablesMissing: define('not-found', 400, (variables: string[]) => `missing session variables: ${variables.map(quote).join(', ')}`),
 
   // Mutations (compat-facts 1.3, 8)

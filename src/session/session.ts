@@ -6,6 +6,11 @@
 export interface Session {
   role: string;
   variables: Record<string, string>;
+  /**
+   * When the credentials expire (ms since the epoch): a JWT's `exp`, an auth webhook's
+   * `Expires` or `Cache-Control: max-age`. A WebSocket is closed then; absent: never.
+   */
+  expires_at?: number;
 }
 
 export const ADMIN_ROLE = 'admin';

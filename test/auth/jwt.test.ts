@@ -23,14 +23,17 @@ describe('JWT mode with an HS256 shared key and the default claims namespace', (
   const engine = suite.engineWith(jwtEnv({ type: 'HS256', key: HS_SECRET }));
 
   it('serves a request with a valid token, as the default role with the x-service-* claims as session variables', async () => {
-    const headers = bearer(await token());
+    const jwt = await token();
+    const headers = bearer(jwt);
     await expectServed(engine(), headers);
-    expect(await resolveSession(engine(), headers)).toEqual({ role: 'user', variables: { 'x-service-role': 'user', 'x-service-user-id': '42' } });
+    // The token's exp ends a WebSocket's session when it passes.
+    const { exp } = JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as { exp: number };
+    expect(await resolveSession(engine(), headers)).toEqual({ role: 'user', variables: { 'x-service-role': 'user', 'x-service-user-id': '42' }, expires_at: exp * 1000 });
   });
 
   it('runs as the X-Service-Role the request asks for when the token allows it', async () => {
     const session = await resolveSession(engine(), { ...bearer(await token()), 'x-service-role': 'editor' });
-    expect(session).toEqual({ role: 'editor', variables: { 'x-service-role': 'editor', 'x-service-user-id': '42' } });
+    expect(session).toEqual({ role: 'editor', variables: { 'x-service-role': 'editor', 'x-service-user-id': '42' }, expires_at: expect.any(Number) });
   });
 
   it('takes session variables from the token only, never from other request headers', async () => {
@@ -220,7 +223,7 @@ describe('JWT claims_namespace_path with json claims', () => {
 
   it('reads the claims at the path', async () => {
     const session = await resolveSession(engine(), bearer(await sign({ service: { claims: serviceClaims() } }, key)));
-    expect(session).toEqual({ role: 'user', variables: { 'x-service-role': 'user', 'x-service-user-id': '42' } });
+    expect(session).toEqual({ role: 'user', variables: { 'x-service-role': 'user', 'x-service-user-id': '42' }, expires_at: expect.any(Number) });
   });
 
   it('refuses a token without claims at the path', async () => {
@@ -238,7 +241,7 @@ describe('JWT claims_namespace_path "$" (claims at the payload root)', () => {
 
   it('reads the x-service-* claims from the payload itself', async () => {
     const session = await resolveSession(engine(), bearer(await sign({ sub: '1', ...serviceClaims({ 'x-service-user-id': '9' }) }, key)));
-    expect(session).toEqual({ role: 'user', variables: { 'x-service-role': 'user', 'x-service-user-id': '9' } });
+    expect(session).toEqual({ role: 'user', variables: { 'x-service-role': 'user', 'x-service-user-id': '9' }, expires_at: expect.any(Number) });
   });
 });
 
@@ -278,7 +281,7 @@ describe('JWT claims_map and the token in a cookie', () => {
 
   it('maps paths (indexing arrays), defaults and literals to session variables', async () => {
     const session = await resolveSession(engine(), cookie(await sign({ sub: '42', app: { roles: ['reader', 'writer'] } }, key)));
-    expect(session).toEqual({ role: 'reader', variables: { 'x-service-role': 'reader', 'x-service-user-id': '42', 'x-service-org-id': 'public', 'x-service-tier': 'free' } });
+    expect(session).toEqual({ role: 'reader', variables: { 'x-service-role': 'reader', 'x-service-user-id': '42', 'x-service-org-id': 'public', 'x-service-tier': 'free' }, expires_at: expect.any(Number) });
     const withOrg = await resolveSession(engine(), { ...cookie(await sign({ sub: '42', app: { roles: ['reader', 'writer'], 'org id': '7' } }, key)), 'x-service-role': 'writer' });
     expect(withOrg.role).toBe('writer');
     expect(withOrg.variables['x-service-org-id']).toBe('7');

@@ -36,12 +36,14 @@ describe('remote fields beside table fields', () => {
   });
 
   it('lists remote and table root fields in one query_root', async () => {
-    const { json } = await gql('{ __schema { queryType { name fields { name } } mutationType { name } subscriptionType { name } } }');
+    const { json } = await gql('{ __schema { queryType { name fields { name } } mutationType { name } subscriptionType { name fields { name } } } }');
     const names = json.data.__schema.queryType.fields.map((field: { name: string }) => field.name);
     expect(json.data.__schema.queryType.name).toBe('query_root');
     expect(names).toEqual(expect.arrayContaining(['author', 'author_by_pk', 'hello', 'users', 'search']));
     expect(json.data.__schema.mutationType).toEqual({ name: 'mutation_root' });
-    expect(json.data.__schema.subscriptionType).toBeNull();
+    // Subscriptions are the tables' only: the remote's subscription root is not served (interface 4.3 rule 4).
+    expect(json.data.__schema.subscriptionType.name).toBe('subscription_root');
+    expect(json.data.__schema.subscriptionType.fields.map((field: { name: string }) => field.name)).not.toContain('ticks');
   });
 
   it('refuses table and remote fields in one operation', async () => {

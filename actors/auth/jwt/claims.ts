@@ -9,6 +9,8 @@ export interface TokenIdentity {
   defaultRole: string;
   /** The other `x-service-*` claims, lower-case names, string values. */
   variables: Readonly<Record<string, string>>;
+  /** The token's `exp` (ms since the epoch), when it has one. */
+  expiresAt?: number;
 }
 
 /** Aeson's name for a JSON value's type, as Hasura's claim errors print it. */
@@ -119,8 +121,8 @@ function identityFromMap(payload: Record<string, unknown>, map: ClaimsMap): Toke
 
 /** The roles and session variables a verified payload grants, per the configured claims source. */
 export function identityFromPayload(payload: Record<string, unknown>, source: ClaimsSource): TokenIdentity {
-  if (source.kind === 'map') return identityFromMap(payload, source.map);
-  return identityFromNamespace(namespaceClaims(payload, source));
+  const identity = source.kind === 'map' ? identityFromMap(payload, source.map) : identityFromNamespace(namespaceClaims(payload, source));
+  return typeof payload.exp === 'number' ? { ...identity, expiresAt: payload.exp * 1000 } : identity;
 }
 
 /**
@@ -130,5 +132,6 @@ export function identityFromPayload(payload: Record<string, unknown>, source: Cl
 export function sessionForIdentity(identity: TokenIdentity, requestedRole: string | undefined): Session {
   const role = requestedRole ?? identity.defaultRole;
   if (!identity.allowedRoles.includes(role)) throw errors.roleNotAllowed('$');
-  return makeSession(role, identity.variables);
+  const session = makeSession(role, identity.variables);
+  return identity.expiresAt === undefined ? session : { ...session, expires_at: identity.expiresAt };
 }

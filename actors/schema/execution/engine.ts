@@ -6,8 +6,11 @@ import type { Pool } from '../../../src/pg/pool.js';
 import { ADMIN_ROLE, isAdmin, usesBackendOnlyPermissions, type Session } from '../../../src/session/session.js';
 import { encodeText } from '../../../src/bus/wire.js';
 import { compileOperation } from '../sql/compile-operation.js';
-import { bindParams } from '../sql/params.js';
-import { databaseError } from './database-errors.js';
+import { bindParams, type Placeholder } from '../sql/params.js';
+import type { SubscriptionPlanReply } from '../../../src/bus/messages/subscriptions.js';
+import { decodeText } from '../../../src/bus/wire.js';
+import { COHORT_PLACEHOLDER, subscriptionPlan } from './subscription-plan.js';
+import { databaseError } from '../../../src/errors/database.js';
 import { LruCache } from '../../../src/cache/lru.js';
 import { documentKey, namedPlan, planFor, type CompiledPlan, type PreparedDocument } from './plan-cache.js';
 import { graphqlErrorBody } from '../../../src/errors/bodies.js';
@@ -46,6 +49,8 @@ export interface GraphqlEngine {
   execute(request: GraphqlRequest, session: Session, context: ExecutionContext): Promise<Uint8Array>;
   /** The schema `role` sees (built on first use, then cached). */
   schemaFor(role: string, context: ExecutionContext): Promise<GraphQLSchema>;
+  /** How the subscriptions actor fetches one subscription of `session` (subscription-plan.ts), or its refusal. */
+  planSubscription(request: GraphqlRequest, session: Session, context: ExecutionContext): Promise<SubscriptionPlanReply>;
 }
 
 export interface GraphqlEngineOptions {
@@ -55,6 +60,8 @@ export interface GraphqlEngineOptions {
   inferFunctionPermissions?: boolean;
   /** Where a role served without its remote schemas is reported. */
   log?: Logger;
+  /** The metadata version the engine serves, which subscription plans carry. */
+  resourceVersion?: number;
 }
 
 interface RoleRuntime {
@@ -145,21 +152,41 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
     return prepared;
   };
 
+  /** The role's runtime and the request's prepared document and variables, or the body refusing it. */
+  const ready = async (request: GraphqlRequest, session: Session, context: ExecutionContext) => {
+    const found = runtimeFor(session.role, usesBackendOnlyPermissions(session), context);
+    const runtime = found instanceof Promise ? await found : found;
+    const prepared = preparedFor(runtime, request);
+    if (prepared.kind === 'refused') return prepared.body;
+    const definitions = prepared.operation.variableDefinitions ?? [];
+    if (definitions.length === 0) return { runtime, prepared, variables: {} };
+    const coerced = getVariableValues(runtime.schema, definitions, request.variables ?? {});
+    if (coerced.errors !== undefined) return graphqlErrorBody([variableError(coerced.errors[0]!.message)]);
+    return { runtime, prepared, variables: coerced.coerced };
+  };
+
   return {
     schemaFor: async (role, context) => (await runtimeFor(role, false, context)).schema,
+    async planSubscription(request, session, context) {
+      const found = await ready(request, session, context);
+      if (found instanceof Uint8Array) return { ok: false, errors: decodeText(found) };
+      const { runtime, prepared, variables } = found;
+      const type = prepared.operation.operation;
+      if (type !== 'subscription') return { ok: false, errors: decodeText(graphqlErrorBody([errors.notASubscription('$', type)])) };
+      return subscriptionPlan({
+        model,
+        plans: prepared.subscriptionPlans,
+        compile: () => compile(model, runtime, prepared, variables, COHORT_PLACEHOLDER),
+        variables,
+        session,
+        resourceVersion: options.resourceVersion ?? 0,
+      });
+    },
     async execute(request, session, context) {
-      const found = runtimeFor(session.role, usesBackendOnlyPermissions(session), context);
-      const runtime = found instanceof Promise ? await found : found;
-      const prepared = preparedFor(runtime, request);
-      if (prepared.kind === 'refused') return prepared.body;
-
-      const definitions = prepared.operation.variableDefinitions ?? [];
-      let variables: Record<string, unknown> = {};
-      if (definitions.length > 0) {
-        const coerced = getVariableValues(runtime.schema, definitions, request.variables ?? {});
-        if (coerced.errors !== undefined) return graphqlErrorBody([variableError(coerced.errors[0]!.message)]);
-        variables = coerced.coerced;
-      }
+      const found = await ready(request, session, context);
+      if (found instanceof Uint8Array) return found;
+      const { runtime, prepared, variables } = found;
+      if (prepared.operation.operation === 'subscription') return graphqlErrorBody([errors.subscriptionOverHttp('$')]);
       if (runtime.remote !== null) {
         const remote = await executeIfRemote(runtime.remote, runtime.schema, prepared, request, variables, session, context);
         if (remote !== undefined) return remote;
@@ -200,7 +227,7 @@ function roleView(sources: RoleViewRequest['remotes'], context: ExecutionContext
   return ask<RoleViewReply>((subjects) => subjects.remote(REMOTE_VERBS.roleView), { remotes: sources } satisfies RoleViewRequest);
 }
 
-function compile(model: SourceModel, runtime: RoleRuntime, prepared: ReadyDocument, variables: Record<string, unknown>) {
+function compile(model: SourceModel, runtime: RoleRuntime, prepared: ReadyDocument, variables: Record<string, unknown>, placeholder?: Placeholder) {
   return compileOperation({
     model,
     access: runtime.access,
@@ -208,6 +235,7 @@ function compile(model: SourceModel, runtime: RoleRuntime, prepared: ReadyDocume
     fragments: prepared.fragments,
     variables,
     resolveStatic: (field) => resolveStaticField(runtime.schema, prepared.operation, prepared.fragments, variables, field),
+    ...(placeholder === undefined ? {} : { placeholder }),
   });
 }
 
@@ -222,15 +250,15 @@ function prepareDocument(schema: GraphQLSchema, request: GraphqlRequest): Prepar
   const operations = document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
   const operation = chooseOperation(operations, request.operationName);
   if (operation instanceof ServiceError) return { kind: 'refused', body: graphqlErrorBody([operation]) };
-  const served = operation.operation === 'query' || (operation.operation === 'mutation' && schema.getMutationType() != null);
-  if (!served) return { kind: 'refused', body: unservedOperation(schema, operation) };
+  const unserved = unservedOperation(schema, operation);
+  if (unserved !== null) return { kind: 'refused', body: unserved };
 
   const problems = validate(schema, document);
   if (problems.length > 0) return { kind: 'refused', body: graphqlErrorBody([hasuraValidationError(problems, document)]) };
 
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  return { kind: 'ready', document, operation, fragments, plans: [] };
+  return { kind: 'ready', document, operation, fragments, plans: [], subscriptionPlans: [] };
 }
 
 /** The operation to run, or Hasura's complaint about the choice. */

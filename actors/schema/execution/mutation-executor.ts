@@ -7,7 +7,7 @@ import { isAdmin, type Session } from '../../../src/session/session.js';
 import { compileMutation, type CompiledMutation, type MutationRequest } from '../sql/mutation.js';
 import type { MutationStep } from '../sql/mutation-plan.js';
 import { bindParams } from '../sql/params.js';
-import { databaseError } from './database-errors.js';
+import { databaseError } from '../../../src/errors/database.js';
 import { planFor } from './plan-cache.js';
 import { compileErrorBody } from './response-errors.js';
 

@@ -17,6 +17,8 @@ export type PreparedDocument =
       operation: OperationDefinitionNode;
       fragments: ReadonlyMap<string, FragmentDefinitionNode>;
       plans: CompiledPlan[];
+      /** Subscription statements (cohort placeholders, subscription-plan.ts), per variable shape. */
+      subscriptionPlans: CompiledOperation[];
     };
 
 export interface CompiledPlan extends CompiledOperation {

@@ -123,14 +123,16 @@ function withStaticRoots(body: Uint8Array, schema: GraphQLSchema, operation: Ope
 }
 
 /**
- * The answer to an operation type the role's schema does not serve: a subscription to a
- * remote server's field is refused as such (interface 4.3 rule 4, Hasura v1's text).
+ * The refusal of an operation type the role's schema does not serve, or null when it is
+ * served: a subscription to a remote server's field is refused as such (interface 4.3
+ * rule 4, Hasura's text), whether the role has subscriptions of its own or not.
  */
-export function unservedOperation(schema: GraphQLSchema, operation: OperationDefinitionNode): Uint8Array {
+export function unservedOperation(schema: GraphQLSchema, operation: OperationDefinitionNode): Uint8Array | null {
   const remote = (schema.extensions as Record<string, unknown>)[REMOTE_SUBSCRIPTIONS] as ReadonlySet<string> | undefined;
   if (operation.operation === 'subscription' && remote !== undefined) {
     const selected = operation.selectionSet.selections.some((selection) => selection.kind === Kind.FIELD && remote.has(selection.name.value));
     if (selected) return graphqlErrorBody([errors.remoteSubscription('$')]);
   }
-  return graphqlErrorBody([errors.operationTypeUnserved('$', operation.operation)]);
+  const root = operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+  return root == null ? graphqlErrorBody([errors.operationTypeUnserved('$', operation.operation)]) : null;
 }

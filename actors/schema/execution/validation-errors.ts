@@ -15,6 +15,8 @@ const REWRITES: Array<{ pattern: RegExp; message: (match: RegExpMatchArray) => s
   { pattern: /^Field "(?:[^".]+\.)?([^"]+)" argument "([^"]+)" of type "[^"]+" is required, but it was not provided\./, message: (m) => `missing required field '${m[2]}'`, path: (path, m) => `${path}.args.${m[2]}` },
   { pattern: /^Field "[^"]+" of type "([^"]+)" must have a selection of subfields/, message: (m) => `missing selection set for '${m[1]!.replace(/[[\]!]/g, '')}'` },
   { pattern: /^Field "[^"]+" must not have a selection since type/, message: () => 'unexpected subselection set for non-object field' },
+  { pattern: /^(?:Anonymous Subscription|Subscription "[^"]+") must select only one top level field\./, message: () => 'subscriptions must select one top level field', path: () => '$' },
+  { pattern: /^(?:Anonymous Subscription|Subscription "[^"]+") must not select an introspection top level field\./, message: () => 'Introspection at root field level is not supported over subscriptions', path: () => '$' },
   {
     pattern: /^Variable "\$([^"]+)" of type "([^"]+)" used in position expecting type "([^"]+)"\./,
     message: (m) => `variable '${m[1]}' is declared as '${m[2]}', but used where '${m[3]}' is expected`,

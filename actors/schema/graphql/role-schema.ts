@@ -1,6 +1,8 @@
 import { GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, type GraphQLFieldConfigMap } from 'graphql';
 import type { RoleAccess } from '../models/role-access.js';
-import { QUERY_ROOT } from '../models/type-names.js';
+import { QUERY_ROOT, SUBSCRIPTION_ROOT } from '../models/type-names.js';
+import type { RootFieldTarget } from '../models/role-access.js';
+import { streamField } from './stream-types.js';
 import { columnOutputType, nonNullList, TypeRegistry } from './type-registry.js';
 import { selectArguments, tableAggregateType, tableObjectType } from './table-types.js';
 import { functionMutationFields, functionRootField } from './function-types.js';
@@ -20,8 +22,9 @@ export function buildRoleSchema(role: RoleAccess, writes?: WriteAccess): GraphQL
   const registry = new TypeRegistry();
   const query = new GraphQLObjectType({
     name: QUERY_ROOT,
-    fields: () => (role.rootFields.size === 0 ? placeholderFields() : queryFields(registry, role)),
+    fields: () => (role.rootFields.size === 0 ? placeholderFields() : rootFields(registry, role, role.rootFields)),
   });
+  const subscription = role.subscriptionFields.size === 0 ? undefined : new GraphQLObjectType({ name: SUBSCRIPTION_ROOT, fields: () => rootFields(registry, role, role.subscriptionFields) });
   const tableMutations = writes !== undefined && writes.rootFields.size > 0;
   const mutation = !tableMutations && role.functionMutations.size === 0
     ? undefined
@@ -29,12 +32,12 @@ export function buildRoleSchema(role: RoleAccess, writes?: WriteAccess): GraphQL
       name: MUTATION_ROOT,
       fields: () => ({ ...(tableMutations ? mutationFields(registry, role, writes) : {}), ...functionMutationFields(registry, role) }),
     });
-  return new GraphQLSchema({ query, ...(mutation === undefined ? {} : { mutation }) });
+  return new GraphQLSchema({ query, ...(mutation === undefined ? {} : { mutation }), ...(subscription === undefined ? {} : { subscription }) });
 }
 
-function queryFields(registry: TypeRegistry, role: RoleAccess): GraphQLFieldConfigMap<unknown, unknown> {
+function rootFields(registry: TypeRegistry, role: RoleAccess, targets: ReadonlyMap<string, RootFieldTarget>): GraphQLFieldConfigMap<unknown, unknown> {
   const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
-  for (const [name, target] of role.rootFields) {
+  for (const [name, target] of targets) {
     const access = role.tables.get(target.table)!;
     const table = JSON.stringify(access.model.table.name);
     switch (target.kind) {
@@ -58,6 +61,9 @@ function queryFields(registry: TypeRegistry, role: RoleAccess): GraphQLFieldConf
           args: selectArguments(registry, role, access),
           description: `fetch aggregated fields from the table: ${table}`,
         };
+        break;
+      case 'select-stream':
+        fields[name] = streamField(registry, role, access);
         break;
       case 'function':
       case 'function-aggregate':

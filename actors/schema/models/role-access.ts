@@ -21,6 +21,8 @@ export type RootFieldTarget =
   | { kind: 'select'; table: string }
   | { kind: 'select-by-pk'; table: string }
   | { kind: 'select-aggregate'; table: string }
+  /** `<t>_stream`: batches of rows after a cursor, under subscription_root only. */
+  | { kind: 'select-stream'; table: string }
   | FunctionRootTarget;
 
 export interface TableAccess {
@@ -42,6 +44,11 @@ export interface RoleAccess {
   role: string;
   tables: Map<string, TableAccess>;
   rootFields: Map<string, RootFieldTarget>;
+  /**
+   * The fields of `subscription_root`: the query root's table and function fields the
+   * permission offers for subscriptions (`subscription_root_fields`), and `<t>_stream`.
+   */
+  subscriptionFields: Map<string, RootFieldTarget>;
   /** Tracked functions the role may call under `mutation_root` (function-access.ts). */
   functionMutations: Map<string, FunctionRootTarget>;
 }
@@ -65,20 +72,25 @@ export function roleAccess(model: SourceModel, role: string, options: RoleAccess
 
   const tables = new Map<string, TableAccess>();
   const rootFields = new Map<string, RootFieldTarget>();
+  const subscriptionFields = new Map<string, RootFieldTarget>();
   for (const [key, { columns }] of readable) {
     const table = model.tables.get(key)!;
     const access = tableAccess(table, admin ? null : role, columns, readable);
     tables.set(key, access);
-    const allowed = admin ? null : table.selectPermissions.get(role)?.query_root_fields ?? null;
+    const permission = admin ? undefined : table.selectPermissions.get(role);
     const offer = (name: string, kind: string, target: RootFieldTarget) => {
-      if ((allowed === null || allowed.includes(kind)) && !rootFields.has(name)) rootFields.set(name, target);
+      const queryAllowed = permission?.query_root_fields ?? null;
+      const subscriptionAllowed = permission?.subscription_root_fields ?? null;
+      if (kind !== 'select_stream' && (queryAllowed === null || queryAllowed.includes(kind)) && !rootFields.has(name)) rootFields.set(name, target);
+      if ((subscriptionAllowed === null || subscriptionAllowed.includes(kind)) && !subscriptionFields.has(name)) subscriptionFields.set(name, target);
     };
     offer(table.rootFields.select, 'select', { kind: 'select', table: key });
     const pkVisible = table.primaryKey.length > 0 && table.primaryKey.every((column) => access.columnsByField.has(column.fieldName));
     if (pkVisible) offer(table.rootFields.selectByPk, 'select_by_pk', { kind: 'select-by-pk', table: key });
     if (access.allowAggregations) offer(table.rootFields.selectAggregate, 'select_aggregate', { kind: 'select-aggregate', table: key });
+    offer(table.rootFields.selectStream, 'select_stream', { kind: 'select-stream', table: key });
   }
-  const access: RoleAccess = { role, tables, rootFields, functionMutations: new Map() };
+  const access: RoleAccess = { role, tables, rootFields, subscriptionFields, functionMutations: new Map() };
   addFunctionAccess(access, model, admin, options.inferFunctionPermissions ?? true);
   return access;
 }
@@ -159,9 +171,12 @@ export function addFunctionAccess(access: RoleAccess, model: SourceModel, admin:
       continue;
     }
     if (!admin && !inferPermissions && !fn.permissions.has(access.role)) continue;
-    if (!access.rootFields.has(fn.fieldName)) access.rootFields.set(fn.fieldName, { kind: 'function', table: fn.returnTable, function: fn });
-    if (fn.returnsSet && returned.allowAggregations && !access.rootFields.has(fn.aggregateFieldName)) {
-      access.rootFields.set(fn.aggregateFieldName, { kind: 'function-aggregate', table: fn.returnTable, function: fn });
+    // Interface 2.4: functions not exposed as mutations go under query_root and subscription_root.
+    for (const root of [access.rootFields, access.subscriptionFields]) {
+      if (!root.has(fn.fieldName)) root.set(fn.fieldName, { kind: 'function', table: fn.returnTable, function: fn });
+      if (fn.returnsSet && returned.allowAggregations && !root.has(fn.aggregateFieldName)) {
+        root.set(fn.aggregateFieldName, { kind: 'function-aggregate', table: fn.returnTable, function: fn });
+      }
     }
   }
 }

@@ -42,6 +42,8 @@ export interface RootFieldNames {
   select: string;
   selectByPk: string;
   selectAggregate: string;
+  /** `<t>_stream`, under subscription_root only. */
+  selectStream: string;
   insert: string;
   insertOne: string;
   update: string;
@@ -68,6 +70,11 @@ export interface TableModel {
   /** Unique and primary key constraints: what an upsert's `on_conflict` may name. */
   uniqueConstraints: ReadonlyArray<{ name: string; columns: string[] }>;
   description: string | null;
+  /**
+   * An ordinary table, whose row changes logical replication can report (the change feed
+   * of subscriptions); a view, materialized view, partitioned or foreign table is not.
+   */
+  ordinaryTable: boolean;
 }
 
 export interface SourceModel {
@@ -99,6 +106,7 @@ export function rootFieldsOf(configuration: TableConfiguration, typeName: string
     select: rootFieldName(custom?.select, typeName),
     selectByPk: rootFieldName(custom?.select_by_pk, `${typeName}_by_pk`),
     selectAggregate: rootFieldName(custom?.select_aggregate, `${typeName}_aggregate`),
+    selectStream: rootFieldName(custom?.select_stream, `${typeName}_stream`),
     insert: rootFieldName(custom?.insert, `insert_${typeName}`),
     insertOne: rootFieldName(custom?.insert_one, `insert_${typeName}_one`),
     update: rootFieldName(custom?.update, `update_${typeName}`),
@@ -148,6 +156,7 @@ function tableModel(entry: TableEntry, relation: CatalogRelation, catalog: Catal
     deletePermissions: new Map((entry.delete_permissions ?? []).map((item) => [item.role, item.permission])),
     uniqueConstraints: relation.uniqueConstraints,
     description: configuration.comment ?? relation.comment,
+    ordinaryTable: relation.kind === 'r',
   };
 }
 

@@ -14,8 +14,12 @@ export const typeNames = {
   /** `<t>_avg_order_by`, `<t>_max_order_by`... */
   aggregateFunctionOrderBy: (table: string, fn: string) => `${table}_${fn}_order_by`,
   selectColumn: (table: string) => `${table}_select_column`,
+  /** `<t>_stream_cursor_input { initial_value, ordering }` and its `<t>_stream_cursor_value_input`. */
+  streamCursorInput: (table: string) => `${table}_stream_cursor_input`,
+  streamCursorValueInput: (table: string) => `${table}_stream_cursor_value_input`,
   comparison: (scalar: string) => `${scalar}_comparison_exp`,
   arrayComparison: (scalar: string) => `${scalar}_array_comparison_exp`,
 } as const;
 
 export const QUERY_ROOT = 'query_root';
+export const SUBSCRIPTION_ROOT = 'subscription_root';

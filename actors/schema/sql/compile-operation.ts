@@ -1,14 +1,17 @@
 import { visit, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import type { RoleAccess } from '../models/role-access.js';
 import type { SourceModel } from '../models/table-model.js';
-import { QUERY_ROOT } from '../models/type-names.js';
+import { invariant } from '../../../src/errors/service-error.js';
+import { quoteIdent } from '../../../src/pg/quote.js';
+import { QUERY_ROOT, SUBSCRIPTION_ROOT } from '../models/type-names.js';
 import { compileContext, tableAccessOf, type CompileContext } from './context.js';
 import { collectFields, type CollectedField } from './fields.js';
 import type { VariableUse } from './input.js';
-import type { ParamSource } from './params.js';
+import type { ParamSource, Placeholder } from './params.js';
 import { compileAggregate, compileByPk, compileList } from './select.js';
 import { compileFunctionRoot } from './function-select.js';
 import { jsonObject, nameLiteral } from './sql-text.js';
+import { compileStream } from './stream.js';
 
 /**
  * Compiles the database part of one query operation into ONE statement whose single
@@ -22,6 +25,13 @@ export interface CompiledOperation {
   /** The `data` object's JSON text when there is no statement (only `__typename`, introspection). */
   staticData: string | null;
   variableUses: ReadonlyMap<string, VariableUse>;
+  /** The tables the statement reads (relation keys), and whether it calls functions. */
+  reads: { tables: string[]; callsFunctions: boolean };
+  /**
+   * A streaming subscription's: the number of the cursor's parameter. Its statement has a
+   * second column, `cursor`, the value the stream moves on to.
+   */
+  cursorParam: number | null;
 }
 
 /** Answers a root field that is not read from tables (`__schema`, `__type`, the placeholder) with its JSON text. */
@@ -34,6 +44,8 @@ export interface CompileRequest {
   fragments: ReadonlyMap<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
   resolveStatic: StaticFieldResolver;
+  /** How parameters are written: bind parameters by default; a subscription reads its cohort's values. */
+  placeholder?: Placeholder;
 }
 
 /** A root field's value: an SQL expression, or JSON known at compile time (`sql` when it has a literal form). */
@@ -41,11 +53,16 @@ type RootValue = { kind: 'sql'; expression: string } | { kind: 'static'; json: s
 
 export function compileOperation(request: CompileRequest): CompiledOperation {
   const context = compileContext(request);
-  const roots = collectFields(context, QUERY_ROOT, [request.operation.selectionSet], '$');
-  const values = roots.map((field): [string, RootValue] => [field.responseKey, rootValue(context, request.resolveStatic, field)]);
+  const subscription = request.operation.operation === 'subscription';
+  const rootName = subscription ? SUBSCRIPTION_ROOT : QUERY_ROOT;
+  const targets = subscription ? context.access.subscriptionFields : context.access.rootFields;
+  const roots = collectFields(context, rootName, [request.operation.selectionSet], '$');
+  const stream = roots.length === 1 && targets.get(roots[0]!.name)?.kind === 'select-stream' ? roots[0]! : undefined;
+  if (stream !== undefined) return compileStreamOperation(context, stream);
+  const values = roots.map((field): [string, RootValue] => [field.responseKey, rootValue(context, request.resolveStatic, field, rootName, targets)]);
 
   const statics = values.flatMap(([key, value]) => (value.kind === 'static' ? [`${JSON.stringify(key)}:${value.json}`] : []));
-  if (statics.length === values.length) return { sql: null, params: [], staticData: `{${statics.join(',')}}`, variableUses: context.reader.uses };
+  if (statics.length === values.length) return { sql: null, params: [], staticData: `{${statics.join(',')}}`, variableUses: context.reader.uses, reads: readsOf(context), cursorParam: null };
   const pairs = values.map(([key, value]): [string, string] => [
     key,
     value.kind === 'sql' ? value.expression : (value.sql ?? context.params.add({ kind: 'constant', value: value.json }, 'json')),
@@ -55,12 +72,34 @@ export function compileOperation(request: CompileRequest): CompiledOperation {
     params: context.params.sources,
     staticData: null,
     variableUses: context.reader.uses,
+    reads: readsOf(context),
+    cursorParam: null,
   };
 }
 
-function rootValue(context: CompileContext, resolveStatic: StaticFieldResolver, field: CollectedField): RootValue {
-  if (field.name === '__typename') return { kind: 'static', json: JSON.stringify(QUERY_ROOT), sql: nameLiteral(QUERY_ROOT) };
-  const target = context.access.rootFields.get(field.name);
+/** A streaming subscription's statement: the batch under the field's key as `data`, and the next `cursor`. */
+function compileStreamOperation(context: CompileContext, field: CollectedField): CompiledOperation {
+  const target = context.access.subscriptionFields.get(field.name)!;
+  invariant(target.kind === 'select-stream', 'a stream field');
+  const stream = compileStream(context, tableAccessOf(context, target.table), field);
+  const alias = quoteIdent(context.aliases.fresh());
+  return {
+    sql: `select ${jsonObject([[field.responseKey, `${alias}."rows"`]])}::text as "data", ${alias}."cursor" as "cursor" from ${stream.source} as ${alias}`,
+    params: context.params.sources,
+    staticData: null,
+    variableUses: context.reader.uses,
+    reads: readsOf(context),
+    cursorParam: stream.cursorParam,
+  };
+}
+
+function readsOf(context: CompileContext): CompiledOperation['reads'] {
+  return { tables: [...context.reads.tables], callsFunctions: context.reads.callsFunctions };
+}
+
+function rootValue(context: CompileContext, resolveStatic: StaticFieldResolver, field: CollectedField, rootName: string, targets: CompileContext['access']['rootFields']): RootValue {
+  if (field.name === '__typename') return { kind: 'static', json: JSON.stringify(rootName), sql: nameLiteral(rootName) };
+  const target = targets.get(field.name);
   if (target === undefined) {
     // The answer is computed once per plan, so every variable it reads shapes the plan.
     for (const node of field.nodes) visit(node, { Variable: (variable) => void context.reader.pin(variable.name.value) });
@@ -77,5 +116,8 @@ function rootValue(context: CompileContext, resolveStatic: StaticFieldResolver, 
     case 'function':
     case 'function-aggregate':
       return { kind: 'sql', expression: compileFunctionRoot(context, target, field) };
+    case 'select-stream':
+      // A stream is a subscription's only root field (graphql-js' single-field rule).
+      invariant(false, 'a stream field among other root fields');
   }
 }

@@ -1,10 +1,22 @@
 import type { FragmentDefinitionNode } from 'graphql';
 import { invariant } from '../../../src/errors/service-error.js';
+import type { QualifiedName } from '../../../src/metadata/types.js';
+import { relationKey } from '../../../src/pg/catalog.js';
+import { qualified } from '../../../src/pg/quote.js';
 import type { RoleAccess, TableAccess } from '../models/role-access.js';
 import type { SourceModel } from '../models/table-model.js';
 import { InputReader } from './input.js';
-import { ParamList } from './params.js';
-import { AliasGenerator } from './sql-text.js';
+import { ParamList, type Placeholder } from './params.js';
+import { AliasGenerator, tableRef } from './sql-text.js';
+
+/**
+ * What a statement reads, for the subscriptions' change feed: the tables (relation keys)
+ * and whether it calls functions, whose bodies may read anything.
+ */
+export interface StatementReads {
+  tables: Set<string>;
+  callsFunctions: boolean;
+}
 
 /** What every part of the compiler needs while it turns one operation into one statement. */
 export interface CompileContext {
@@ -14,11 +26,39 @@ export interface CompileContext {
   reader: InputReader;
   params: ParamList;
   aliases: AliasGenerator;
+  reads: StatementReads;
 }
 
 /** A fresh context for compiling one operation of a role with these variables. */
-export function compileContext(request: { model: SourceModel; access: RoleAccess; fragments: ReadonlyMap<string, FragmentDefinitionNode>; variables: Record<string, unknown> }): CompileContext {
-  return { model: request.model, access: request.access, fragments: request.fragments, reader: new InputReader(request.variables), params: new ParamList(), aliases: new AliasGenerator() };
+export function compileContext(request: {
+  model: SourceModel;
+  access: RoleAccess;
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+  variables: Record<string, unknown>;
+  placeholder?: Placeholder | undefined;
+}): CompileContext {
+  return {
+    model: request.model,
+    access: request.access,
+    fragments: request.fragments,
+    reader: new InputReader(request.variables),
+    params: new ParamList(request.placeholder),
+    aliases: new AliasGenerator(),
+    reads: { tables: new Set(), callsFunctions: false },
+  };
+}
+
+/** `"schema"."table"` of a table whose rows the statement reads, noted in `context.reads`. */
+export function readSource(context: CompileContext, access: TableAccess): string {
+  const { table } = access.model;
+  context.reads.tables.add(relationKey(table.schema, table.name));
+  return qualified(table.schema, table.name);
+}
+
+/** `"schema"."table" as "alias"` of a table the statement reads, noted in `context.reads`. */
+export function readFrom(context: CompileContext, table: QualifiedName, alias: string): string {
+  context.reads.tables.add(relationKey(table.schema, table.name));
+  return tableRef(table, alias);
 }
 
 export function tableAccessOf(context: CompileContext, key: string): TableAccess {

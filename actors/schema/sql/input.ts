@@ -2,7 +2,7 @@ import { errors } from '../../../src/errors/errors.js';
 import { Kind, valueFromASTUntyped, type ValueNode } from 'graphql';
 import { invariant } from '../../../src/errors/service-error.js';
 import { SESSION_VARIABLE_PREFIX } from '../../../src/session/session.js';
-import { encodeValue, type ParamEncoding, type ParamList } from './params.js';
+import { encodeValue, type ParamEncoding, type ParamList, type ParamSource } from './params.js';
 
 /**
  * One input value the compiler reads: part of the GraphQL document (possibly a
@@ -100,19 +100,20 @@ export class InputReader {
    * permission is bound per request; anything else is a constant of the plan.
    */
   param(input: Input, params: ParamList, sqlType: string, encoding: ParamEncoding, typeName: string): string {
+    return params.add(this.source(input, encoding, typeName), sqlType);
+  }
+
+  /** Where a parameter's value comes from: a variable, a session variable, or a constant of the plan. */
+  source(input: Input, encoding: ParamEncoding, typeName: string): ParamSource {
     if (this.isNull(input)) throw errors.unexpectedNull(input.path, typeName);
-    if (input.source === 'document' && input.node.kind === Kind.VARIABLE) {
-      return params.add({ kind: 'variable', name: input.node.name.value, encoding }, sqlType);
-    }
-    if (input.source === 'permission' && typeof input.value === 'string' && isSessionVariable(input.value)) {
-      return params.add({ kind: 'session', name: input.value.toLowerCase() }, sqlType);
-    }
+    if (input.source === 'document' && input.node.kind === Kind.VARIABLE) return { kind: 'variable', name: input.node.name.value, encoding };
+    if (input.source === 'permission' && typeof input.value === 'string' && isSessionVariable(input.value)) return { kind: 'session', name: input.value.toLowerCase() };
     const value = input.source !== 'document'
       ? encodeValue(input.value, encoding)
       : containsVariable(input.node)
         ? encodeValue(this.substitute(input.node), encoding)
         : documentValue(input.node, encoding);
-    return params.add({ kind: 'constant', value }, sqlType);
+    return { kind: 'constant', value };
   }
 
   /** A list or object literal holding variables (`_in: [$a, $b]`): its value, a structural use of each. */

@@ -1,12 +1,12 @@
 import type { TableAccess } from '../models/role-access.js';
 import type { RelationshipModel } from '../models/table-model.js';
 import { invariant } from '../../../src/errors/service-error.js';
-import { tableAccessOf, type CompileContext } from './context.js';
+import { readFrom, tableAccessOf, type CompileContext } from './context.js';
 import { AGGREGATE_FUNCTIONS } from '../models/aggregate-functions.js';
 import { compileComputedScalar } from './computed-scalar.js';
 import type { Input } from './input.js';
 import { joinCondition } from './relationships.js';
-import { and, columnRef, tableRef } from './sql-text.js';
+import { and, columnRef } from './sql-text.js';
 import { permissionFilter } from './where.js';
 
 /**
@@ -93,7 +93,7 @@ function relatedRows(context: CompileContext, relationship: RelationshipModel, p
   const conditions = [joinCondition(relationship, parentAlias, alias)];
   const filter = permissionFilter(context, relatedAccess, alias);
   if (filter !== null) conditions.push(filter);
-  return { access: relatedAccess, alias, from: `from ${tableRef(relatedAccess.model.table, alias)} where ${and(conditions)}` };
+  return { access: relatedAccess, alias, from: `from ${readFrom(context, relatedAccess.model.table, alias)} where ${and(conditions)}` };
 }
 
 function direction(context: CompileContext, input: Input): Pick<OrderKey, 'direction' | 'nulls'> {

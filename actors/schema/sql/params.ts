@@ -23,9 +23,23 @@ export type ParamSource =
   /** A value the previous statement of the same mutation field returned (its column `name`). */
   | { kind: 'carried'; name: string };
 
+/** How a statement refers to its parameter number `index` (1-based), cast to `sqlType`. */
+export type Placeholder = (index: number, sqlType: string) => string;
+
+/** A bind parameter of the statement itself: `$1::int4`. */
+export const BIND_PLACEHOLDER: Placeholder = (index, sqlType) => `$${index}::${sqlType}`;
+
 export class ParamList {
   readonly sources: ParamSource[] = [];
   private readonly shared = new Map<string, number>();
+
+  constructor(private readonly placeholder: Placeholder = BIND_PLACEHOLDER) {}
+
+  /** A parameter of its own, never shared (a streaming cursor, replaced as the stream advances), with its number. */
+  addOwn(source: ParamSource, sqlType: string): { placeholder: string; index: number } {
+    const index = this.push(source);
+    return { placeholder: this.placeholder(index, sqlType), index };
+  }
 
   /** A placeholder cast to `sqlType`; the same variable or session variable at the same type is one parameter. */
   add(source: ParamSource, sqlType: string): string {
@@ -44,9 +58,6 @@ export class ParamList {
     return this.sources.length;
   }
 
-  private placeholder(index: number, sqlType: string): string {
-    return `$${index}::${sqlType}`;
-  }
 }
 
 export function encodeValue(value: unknown, encoding: ParamEncoding): unknown {

@@ -1,7 +1,7 @@
 import { errors } from '../../../src/errors/errors.js';
 import type { TableAccess } from '../models/role-access.js';
-import { qualified, quoteIdent } from '../../../src/pg/quote.js';
-import type { CompileContext } from './context.js';
+import { quoteIdent } from '../../../src/pg/quote.js';
+import { readSource, type CompileContext } from './context.js';
 import { argumentsOf, type CollectedField } from './fields.js';
 import { compileOrderBy, renderOrderKeys, type OrderKey } from './order-by.js';
 import { and, columnRef } from './sql-text.js';
@@ -62,7 +62,7 @@ export function rowSet(context: CompileContext, access: TableAccess, field: Coll
   const offsetInput = args.get('offset');
   const offset = offsetInput === undefined || reader.isNull(offsetInput) ? null : reader.param(offsetInput, params, 'int4', 'plain', 'Int');
 
-  return { access, alias, source: source ?? qualified(access.model.table.schema, access.model.table.name), conditions, orderKeys, distinctOn, limit, offset };
+  return { access, alias, source: source ?? readSource(context, access), conditions, orderKeys, distinctOn, limit, offset };
 }
 
 /**

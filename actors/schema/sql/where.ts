@@ -4,7 +4,7 @@ import type { TableAccess } from '../models/role-access.js';
 import { relationKey } from '../../../src/pg/catalog.js';
 import type { BoolExp } from '../../../src/metadata/types.js';
 import { INT_TYPE, type ColumnType } from '../models/column-types.js';
-import { tableAccessOf, type CompileContext } from './context.js';
+import { readFrom, tableAccessOf, type CompileContext } from './context.js';
 import { inputArgumentsOf, type ComputedFieldModel } from '../models/function-model.js';
 import { quoteIdent } from '../../../src/pg/quote.js';
 import { countExpression } from './aggregate.js';
@@ -13,7 +13,7 @@ import { permissionInput, type Input } from './input.js';
 import { operatorNamed } from '../models/operators.js';
 import { operandParam } from './operand-params.js';
 import { joinCondition } from './relationships.js';
-import { and, columnRef, or, tableRef } from './sql-text.js';
+import { and, columnRef, or } from './sql-text.js';
 
 /**
  * Boolean expressions (`<table>_bool_exp`) to SQL conditions. The same grammar serves
@@ -145,7 +145,7 @@ function relationshipCondition(context: CompileContext, scope: Scope, relationsh
   if (filter !== null) conditions.push(filter);
   const inner = boolExp(context, nested, value);
   if (inner !== 'true') conditions.push(inner);
-  return `exists (select 1 from ${tableRef(nested.table.table, alias)} where ${and(conditions)})`;
+  return `exists (select 1 from ${readFrom(context, nested.table.table, alias)} where ${and(conditions)})`;
 }
 
 /** `<rel>_aggregate`: in a query, an aggregate field the role may use; in a permission, any array relationship's. */
@@ -182,7 +182,7 @@ function aggregateCondition(context: CompileContext, scope: Scope, relationship:
     const count = countExpression(alias, columns, distinctInput !== undefined && !reader.isNull(distinctInput) && reader.boolean(distinctInput));
     const predicate = args.get('predicate');
     if (predicate === undefined || reader.isNull(predicate)) throw errors.missingField(input.path, 'predicate');
-    const subject = `(select ${count} from ${tableRef(nested.scope.table.table, alias)} where ${and(rows)})`;
+    const subject = `(select ${count} from ${readFrom(context, nested.scope.table.table, alias)} where ${and(rows)})`;
     conditions.push(comparison(context, scope, { subject, type: INT_TYPE }, predicate));
   }
   return and(conditions);
@@ -217,7 +217,7 @@ function existsCondition(context: CompileContext, scope: Scope, value: Input): s
   const alias = context.aliases.fresh();
   const nested: Scope = { mode: 'permission', table, access: null, alias, rootAlias: scope.rootAlias };
   const inner = whereInput === undefined ? 'true' : boolExp(context, nested, whereInput);
-  return `exists (select 1 from ${tableRef(table.table, alias)} where ${inner})`;
+  return `exists (select 1 from ${readFrom(context, table.table, alias)} where ${inner})`;
 }
 
 const COLUMN_OPERATORS: Record<string, string> = { _ceq: '=', _cne: '<>', _cneq: '<>', _cgt: '>', _clt: '<', _cgte: '>=', _clte: '<=' };

@@ -1,5 +1,5 @@
-import { errors } from '../../../src/errors/errors.js';
-import type { ServiceError } from '../../../src/errors/service-error.js';
+import { errors } from './errors.js';
+import type { ServiceError } from './service-error.js';
 
 /**
  * Postgres failures as GraphQL errors (compat-facts 1.3), at `$`, with the PostgreSQL error

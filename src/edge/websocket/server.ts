@@ -1,0 +1,108 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { JsonReply, type Bus } from '../../bus/bus.js';
+import type { Delivery } from '../../bus/messages/subscriptions.js';
+import type { Config } from '../../config/load.js';
+import type { Logger } from '../../log/logger.js';
+import { validate } from '../../schemas/validator.js';
+import { flattenHeaders } from '../body.js';
+import { closeReason, speakLegacy } from './legacy-protocol.js';
+import { SocketSession } from './socket-session.js';
+import { expireTransportWs, speakTransportWs } from './transport-ws-protocol.js';
+
+const MODERN = 'graphql-transport-ws';
+const LEGACY = 'graphql-ws';
+/** setTimeout's longest delay; a later expiry is checked again then. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+export interface WebSocketEdgeDeps {
+  bus: Bus;
+  config: Config;
+  log: Logger;
+  instance: string;
+  serve(subject: string, handler: Parameters<Bus['serve']>[1]): void;
+}
+
+/**
+ * WebSockets on `/v1/graphql`: `graphql-transport-ws` when the client asks for it, else
+ * the legacy Apollo protocol (Hasura's default, also with no subprotocol named; none is
+ * echoed then, as strict clients require). Results for this instance's sockets arrive on
+ * `<p>.edge.<instance>.deliver` from the subscriptions actor of the same instance.
+ */
+export function attachWebSockets(server: Server, deps: WebSocketEdgeDeps): { sockets: () => number; close(): void } {
+  const { bus, config, log } = deps;
+  const sessions = new Map<string, SocketSession>();
+  let nextConnection = 0;
+  const wss = new WebSocketServer({
+    noServer: true,
+    handleProtocols: (protocols) => (protocols.has(MODERN) ? MODERN : protocols.has(LEGACY) ? LEGACY : false),
+  });
+  const graphqlEnabled = config.enabledApis.includes('graphql');
+
+  server.on('upgrade', (request: IncomingMessage, stream: Duplex, head: Buffer) => {
+    const path = (request.url ?? '/').split('?')[0];
+    if (!graphqlEnabled || path !== '/v1/graphql') {
+      stream.end(`HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nWebSockets are served on /v1/graphql only`);
+      return;
+    }
+    wss.handleUpgrade(request, stream, head, (socket) => open(socket, request));
+  });
+
+  const open = (socket: WebSocket, request: IncomingMessage) => {
+    const connection = `c${++nextConnection}`;
+    const handshakeHeaders = flattenHeaders(request);
+    for (const name of ['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-protocol', 'upgrade', 'connection']) delete handshakeHeaders[name];
+    const session = new SocketSession({ bus, instance: deps.instance, connection, handshakeHeaders, timeoutMs: config.busTimeoutMs, log });
+    sessions.set(connection, session);
+    socket.once('close', () => sessions.delete(connection));
+    const common = { keepAliveMs: config.websocketKeepalive * 1000, maxBufferedBytes: config.websocketMaxBufferedBytes, log };
+    const modern = socket.protocol === MODERN;
+    if (modern) speakTransportWs(socket, session, { ...common, connectionInitTimeoutMs: config.websocketConnectionInitTimeout * 1000 });
+    else speakLegacy(socket, session, common);
+    watchExpiry(socket, session, modern);
+  };
+
+  deps.serve(bus.subjects.edgeDeliver(deps.instance), async (request) => {
+    const delivery = validate<Delivery>('bus/subscription-delivery', request.json());
+    for (const [connection, id] of delivery.targets) sessions.get(connection)?.deliver(id, delivery.kind, delivery.payload);
+    return new JsonReply({});
+  });
+
+  return {
+    sockets: () => sessions.size,
+    close() {
+      for (const socket of wss.clients) socket.close(1001, 'the server is going away');
+      wss.close();
+    },
+  };
+}
+
+/**
+ * Ends the socket when its credentials expire (a JWT's `exp`, an auth webhook's expiry),
+ * an error first: `connection_error` then close 4400 (legacy), an `error` for each running
+ * operation then close 4403 (graphql-transport-ws).
+ */
+function watchExpiry(socket: WebSocket, session: SocketSession, modern: boolean): void {
+  let timer: NodeJS.Timeout | null = null;
+  const message = 'Could not verify JWT: JWTExpired';
+  const check = (expiresAt: number) => {
+    const left = expiresAt - Date.now();
+    if (left > 0) {
+      timer = setTimeout(() => check(expiresAt), Math.min(left, LONGEST_TIMER_MS));
+      return;
+    }
+    if (socket.readyState !== socket.OPEN) return;
+    if (modern) return expireTransportWs(socket, session, { message, extensions: { path: '$', code: 'invalid-jwt' } });
+    socket.send(JSON.stringify({ type: 'connection_error', payload: message }));
+    socket.close(4400, closeReason(`4400: ${message}`));
+  };
+  session.whenInitialised((resolved) => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    if (resolved.expires_at !== undefined) check(resolved.expires_at);
+  });
+  socket.once('close', () => {
+    if (timer !== null) clearTimeout(timer);
+  });
+}
