@@ -13,6 +13,7 @@ import type { ConsistencyReport } from './consistency/check.js';
 import { newInconsistencies } from './consistency/inconsistency.js';
 import type { Committed, SchemaHost } from './host.js';
 import type { OperationContext, OperationOutcome } from './operations/operation.js';
+import { followTrackedTables } from './operations/followed-tables.js';
 import { findOperation } from './operations/registry.js';
 
 interface QueryRequest {
@@ -72,6 +73,7 @@ export async function runQuery(
           await finish(draft, 'commit');
           return response;
         }
+        if (draft.metadataChanged && draft.transaction !== null) await followTrackedTables(draft.transaction, base.metadata, draft.metadata);
         const committed = await host.write(base, draft.metadataChanged ? draft.metadata : null, draft.transaction);
         if (committed === null) {
           await finish(draft, 'rollback');

@@ -1,12 +1,14 @@
 import type { KV } from '@nats-io/kv';
 import type { Actor } from '../../src/actor/actor.js';
 import { ensureKv } from '../../src/bus/jetstream.js';
+import type { ChangeFeedWanted } from '../../src/bus/messages/subscriptions.js';
 import type { InFlightRequest } from '../../src/bus/messages/triggers.js';
 import { encodeJson } from '../../src/bus/wire.js';
 import { MetadataStore } from '../../src/metadata/store.js';
 import { createPool } from '../../src/pg/pool.js';
 import { validate } from '../../src/schemas/validator.js';
 import { ChangeEvents } from './capture/change-events.js';
+import { ChangeFeedPublisher } from './capture/change-feed.js';
 import { LEASE_TTL_MS } from './capture/lease.js';
 import { CaptureSupervisor } from './capture/supervisor.js';
 import { ValueConverter } from './capture/values.js';
@@ -76,14 +78,16 @@ export const triggersActor: Actor = {
       onRefused: (detail) => context.announce('triggers.refused', detail),
       log,
     });
+    const feed = new ChangeFeedPublisher(bus, context.instance);
     const capture = new CaptureSupervisor({
       pool,
       connectionString: config.databaseUrl!,
       store,
       kv: leases,
       instance: context.instance,
-      wanted: () => ({ hasTriggers: triggers.size > 0, resourceVersion: current.resourceVersion }),
+      wanted: () => ({ hasTriggers: triggers.size > 0, feedWanted: feed.wanted(), feedWantedLately: feed.wantedLately(), resourceVersion: current.resourceVersion }),
       events,
+      feed,
       values,
       announce: (kind, detail) => context.announce(kind, detail),
       log,
@@ -111,6 +115,13 @@ export const triggersActor: Actor = {
       validate('bus/metadata-changed', message);
       await refresh();
       await capture.tick();
+    });
+    context.listen<ChangeFeedWanted>(bus.subjects.changesWanted, (message) => {
+      validate<ChangeFeedWanted>('bus/change-wanted', message);
+      const before = feed.wanted();
+      feed.want();
+      // The first ask starts reading now rather than at the next round.
+      if (!before) void capture.tick();
     });
     const staleness = setInterval(() => void refresh().catch((error: unknown) => log.warn({ err: error }, 'metadata re-read failed')), STALENESS_CHECK_MS);
     staleness.unref();

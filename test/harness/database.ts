@@ -36,6 +36,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
       try {
+        // A logical slot (event triggers, the subscriptions' change feed) keeps a database
+        // from being dropped; its reader has stopped with the engine, or stops soon.
+        for (let attempt = 0; attempt < 100; attempt++) {
+          const slots = await client.query<{ slot: string; active: boolean }>('select slot_name as slot, active from pg_replication_slots where database = $1', [name]);
+          if (slots.rows.length === 0) break;
+          for (const { slot, active } of slots.rows) if (!active) await client.query('select pg_drop_replication_slot($1)', [slot]).catch(() => undefined);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
         await client.query(`drop database if exists ${name} with (force)`);
       } finally {
         await client.end();

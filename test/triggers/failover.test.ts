@@ -5,7 +5,7 @@ import { createLogger } from '../../src/log/logger.js';
 import type { Heartbeat, MonitorEvent } from '../../src/monitor/messages.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { engineEnv, http, spawnEngineProcess, testPrefix, type EngineProcess } from '../harness/engine.js';
-import { dropCaptureSlot, eventually, sleep, startWebhook, type Webhook } from './fixtures.js';
+import { eventually, sleep, startWebhook, type Webhook } from './fixtures.js';
 
 const ROWS = 5_000;
 const POOL = 50;
@@ -41,7 +41,6 @@ afterAll(async () => {
   await Promise.all(engines.map((engine) => engine.stop()));
   await hook?.close();
   if (db !== undefined) {
-    await dropCaptureSlot(db);
     await db.drop();
   }
 });

@@ -90,22 +90,6 @@ export async function eventually<T>(probe: () => Promise<T | undefined | false> 
   }
 }
 
-/**
- * Drops this database's replication slot once no reader holds it: a database with a
- * logical slot cannot be dropped, so every triggers test ends with this.
- */
-export async function dropCaptureSlot(db: TestDatabase): Promise<void> {
-  await eventually(async () => {
-    const slots = await db.sql('select slot_name, active from pg_replication_slots where database = current_database()');
-    if (slots.rows.length === 0) return true;
-    for (const slot of slots.rows) {
-      if (slot.active) continue;
-      await db.sql('select pg_drop_replication_slot($1)', [slot.slot_name]).catch(() => undefined);
-    }
-    return false;
-  }, 30_000, 'the replication slot to be released');
-}
-
 /** Tracks tables of schema public, one after the other. */
 export async function trackTables(engine: { query(body: unknown): Promise<{ status: number; json: any }> }, tables: string[]): Promise<void> {
   for (const name of tables) {
@@ -122,7 +106,6 @@ export async function stopAll(parts: { engine?: { stop(): Promise<void> }; hook?
   await parts.engine?.stop();
   await parts.hook?.close();
   if (parts.db !== undefined) {
-    await dropCaptureSlot(parts.db);
     await parts.db.drop();
   }
 }

@@ -88,7 +88,8 @@ describe('replace_metadata that adds triggers', { timeout: 90_000 }, () => {
     const metadata = await withTriggers({ second: 'second_insert' });
     const result = await engine.query({ type: 'bulk', args: [{ type: 'replace_metadata', version: 2, args: { metadata } }] });
     expect(result.status).toBe(200);
-    expect(await published()).toEqual(['first', 'metadata', 'second']);
+    // Every tracked table is published (the subscriptions' change feed); those with triggers with their whole old rows.
+    expect(await published()).toEqual(['first', 'metadata', 'second', 'third']);
     expect(await replicaIdentity('second')).toBe('f');
     const ids = await insertAtOnce('second', 1, 50);
     await waitForIds('second_insert', ids);
@@ -104,10 +105,13 @@ describe('replace_metadata that adds triggers', { timeout: 90_000 }, () => {
     expect(new Set(deliveredOf('third_insert'))).toEqual(new Set(ids));
   });
 
-  it('takes tables without triggers out of the publication in the same transaction', async () => {
+  it('keeps tables without triggers in the publication while tracked, and takes untracked ones out in the same transaction', async () => {
     const exported = (await engine.query({ type: 'export_metadata', args: {} })).json;
     for (const table of exported.sources[0].tables) if (table.table.name !== 'first') delete table.event_triggers;
     expect((await engine.query({ type: 'replace_metadata', args: exported })).json).toEqual({ message: 'success' });
-    expect(await published()).toEqual(['first', 'metadata']);
+    expect(await published()).toEqual(['first', 'metadata', 'second', 'third']);
+    exported.sources[0].tables = exported.sources[0].tables.filter((table: { table: { name: string } }) => table.table.name !== 'third');
+    expect((await engine.query({ type: 'replace_metadata', args: exported })).json).toEqual({ message: 'success' });
+    expect(await published()).toEqual(['first', 'metadata', 'second']);
   });
 });

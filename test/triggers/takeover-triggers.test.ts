@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { startTestEngine, testPrefix, type TestEngine } from '../harness/engine.js';
-import { dropCaptureSlot, eventually, sleep, startWebhook, type Webhook } from './fixtures.js';
+import { eventually, sleep, startWebhook, type Webhook } from './fixtures.js';
 
 /**
  * A reader that starts behind (after a take-over, a restart) reads WAL written before
@@ -23,7 +23,6 @@ afterAll(async () => {
   for (const engine of running) await engine.stop();
   await hook?.close();
   if (db !== undefined) {
-    await dropCaptureSlot(db);
     await db.drop();
   }
 });

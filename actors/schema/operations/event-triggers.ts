@@ -158,7 +158,7 @@ function triggerTables(metadata: Metadata): QualifiedName[] {
  * For operations that replace the metadata wholesale (replace_metadata, clear_metadata):
  * every table with a trigger in `metadata` joins the publication with REPLICA IDENTITY
  * FULL in the request's transaction, as create_event_trigger does, and a table that lost
- * its last trigger leaves it. The reader switches to the new triggers at the metadata
+ * its last trigger and is not tracked any more leaves it. The reader switches to the new triggers at the metadata
  * row's WAL position, so no change committed after the request returns is missed.
  * Tables that do not exist are left to the consistency check.
  */
@@ -173,8 +173,10 @@ export async function syncEventCapture(context: OperationContext, metadata: Meta
     const kind = found.rows[0]?.kind;
     if (kind === 'r' || kind === 'p') await captureTable(transaction, table);
   }
+  // A table that stays tracked stays in the publication (the subscriptions' change feed).
+  const tracked = (metadata.sources[0]?.tables ?? []).map((entry) => entry.table);
   for (const table of had) {
-    if (!wanted.some((other) => sameTable(other, table))) await releaseTable(transaction, table);
+    if (!wanted.some((other) => sameTable(other, table)) && !tracked.some((other) => sameTable(other, table))) await releaseTable(transaction, table);
   }
 }
 
@@ -209,9 +211,9 @@ export const deleteEventTrigger: Operation<{ name: string }> = {
   argsSchema: 'query/delete_event_trigger',
   async run(args, context) {
     const { table } = existingTrigger(context, args.name, `${context.argsPath}.name`);
+    // The table stays in the publication, as every tracked table does (the subscriptions'
+    // change feed); the trigger's events stay in the log, archived.
     const metadata = withTable(context.metadata, table, (entry) => withTriggers(entry, (triggers) => triggers.filter((trigger) => trigger.name !== args.name)));
-    // The table leaves the publication with its last trigger; its events stay in the log, archived.
-    if ((findTable(metadata, table)?.event_triggers ?? []).length === 0) await releaseTable(await context.transaction(), table);
     return { response: SUCCESS, metadata };
   },
 };

@@ -1,5 +1,6 @@
 import { LogicalReplicationService, PgoutputPlugin, type Pgoutput } from 'pg-logical-replication';
 import type { Logger } from '../../../src/log/logger.js';
+import { relationKey } from '../../../src/pg/catalog.js';
 import { SESSION_MESSAGE_PREFIX } from '../../../src/pg/replication/names.js';
 import { formatLsn, parseLsn } from './lsn.js';
 
@@ -46,6 +47,8 @@ interface OpenTransaction {
   ordinal: number;
   session: string | null;
   stores: Promise<unknown>[];
+  /** The relation keys of the tables it changed, for the change feed. */
+  tables: Set<string>;
 }
 
 /**
@@ -78,6 +81,8 @@ export class ReplicationReader {
        */
       onMetadata: (json: string, commitLsn: bigint) => Promise<unknown>;
       isMetadataTable: (schema: string, table: string) => boolean;
+      /** Every committed transaction: the tables (relation keys) it changed, and its commit LSN. */
+      onCommit: (tables: readonly string[], commitLsn: string) => void;
       /** The slot's confirmed_flush_lsn when reading starts: status updates never go below it. */
       startLsn: bigint;
       log: Logger;
@@ -121,7 +126,7 @@ export class ReplicationReader {
   #onMessage(lsn: string, message: Pgoutput.Message): void {
     switch (message.tag) {
       case 'begin':
-        this.#open = { commitLsn: message.commitLsn ?? lsn, commitTime: message.commitTime as bigint, ordinal: 0, session: null, stores: [] };
+        this.#open = { commitLsn: message.commitLsn ?? lsn, commitTime: message.commitTime as bigint, ordinal: 0, session: null, stores: [], tables: new Set() };
         return;
       case 'relation':
         // Values stay PostgreSQL text: the library would parse them with pg's global
@@ -139,6 +144,9 @@ export class ReplicationReader {
       case 'update':
       case 'delete':
         this.#onChange(message);
+        return;
+      case 'truncate':
+        for (const relation of message.relations) this.#open?.tables.add(relationKey(relation.schema, relation.name));
         return;
       case 'commit':
         this.#onCommit(message.commitEndLsn ?? lsn);
@@ -166,6 +174,7 @@ export class ReplicationReader {
       old: message.tag === 'insert' ? null : ((message.old ?? message.key) as Record<string, string | null> | null),
       new: message.tag === 'delete' ? null : (message.new as Record<string, string | null>),
     };
+    open.tables.add(relationKey(relation.schema, relation.name));
     const stores = this.options.sink.change(change, { commitLsn: open.commitLsn, commitTime: open.commitTime, ordinal, session: open.session });
     for (const store of stores) this.#track(open, store);
   }
@@ -189,6 +198,7 @@ export class ReplicationReader {
   #onCommit(endLsn: string): void {
     const open = this.#open;
     this.#open = null;
+    if (open !== null && open.tables.size > 0) this.options.onCommit([...open.tables], open.commitLsn);
     const confirmation: Confirmation = { lsn: parseLsn(endLsn), done: false };
     this.#confirmations.push(confirmation);
     if (open === null || open.stores.length === 0) {

@@ -1,12 +1,13 @@
 import type { KV } from '@nats-io/kv';
 import type { Logger } from '../../../src/log/logger.js';
 import { METADATA_WRITE_LOCK, type MetadataStore } from '../../../src/metadata/store.js';
-import type { Metadata } from '../../../src/metadata/types.js';
+import type { Metadata, QualifiedName } from '../../../src/metadata/types.js';
 import type { Pool } from '../../../src/pg/pool.js';
 import { inTransaction } from '../../../src/pg/transaction.js';
 import { METADATA_TABLE, PUBLICATION } from '../../../src/pg/replication/names.js';
 import { TriggerSet } from '../trigger-set.js';
 import type { ChangeEvents } from './change-events.js';
+import type { ChangeFeedSink } from './change-feed.js';
 import { LEASE_RENEW_MS, ReplicationLease } from './lease.js';
 import { currentSlotName, dropSlot, ensurePublication, ensureSlot, reconcilePublication, slotExists } from '../../../src/pg/replication/publication.js';
 import { ReplicationReader } from './reader.js';
@@ -16,9 +17,10 @@ import type { ValueConverter } from './values.js';
 
 /**
  * Runs capture on the one instance that holds the lease: while the metadata has
- * triggers it keeps the publication in step, makes sure the slot exists and keeps a
- * ReplicationReader on it (restarting it after PostgreSQL or NATS trouble); when the
- * last trigger is gone it drops the slot, so no WAL is kept for nobody.
+ * triggers, or subscriptions want the change feed, it keeps the publication in step,
+ * makes sure the slot exists and keeps a ReplicationReader on it (restarting it after
+ * PostgreSQL or NATS trouble); when neither needs it any more it drops the slot, so no
+ * WAL is kept for nobody.
  */
 export class CaptureSupervisor {
   /** The triggers capture matches changes against, as of the WAL position being read. */
@@ -42,9 +44,15 @@ export class CaptureSupervisor {
       store: MetadataStore;
       kv: () => Promise<KV>;
       instance: string;
-      /** Whether the current metadata has any trigger (the delivery side's view). */
-      wanted: () => { hasTriggers: boolean; resourceVersion: number };
+      /**
+       * Whether the current metadata has any trigger (the delivery side's view), whether
+       * subscriptions want the change feed now, and whether they did lately (the slot is
+       * kept a while after, rather than made again for the next subscription).
+       */
+      wanted: () => { hasTriggers: boolean; feedWanted: boolean; feedWantedLately: boolean; resourceVersion: number };
       events: ChangeEvents;
+      /** Hears each committed transaction's tables, and when reading starts and stops. */
+      feed: ChangeFeedSink;
       values: ValueConverter;
       announce: (kind: string, detail: Record<string, unknown>) => void;
       log: Logger;
@@ -95,13 +103,14 @@ export class CaptureSupervisor {
   async #runRound(): Promise<void> {
     try {
       const wanted = this.deps.wanted();
+      const reading = wanted.hasTriggers || wanted.feedWanted;
       const slot = (this.#slot ??= await currentSlotName(this.deps.pool));
-      if (!wanted.hasTriggers && !this.holdsLease && !(await slotExists(this.deps.pool, slot))) return;
+      if (!reading && !this.holdsLease && !(await slotExists(this.deps.pool, slot))) return;
       this.#lease ??= new ReplicationLease(await this.deps.kv(), this.deps.instance);
       if (!(await this.#renew())) return;
-      if (!wanted.hasTriggers) {
+      if (!reading) {
         await this.#stopReader();
-        if (await this.#dropSlotIfUnused(slot)) await this.#lease.release();
+        if (!wanted.feedWantedLately && (await this.#dropSlotIfUnused(slot))) await this.#lease.release();
         return;
       }
       if (this.#reconciledVersion !== wanted.resourceVersion) await this.#reconcile();
@@ -139,7 +148,7 @@ export class CaptureSupervisor {
       const locked = await client.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [METADATA_WRITE_LOCK]);
       if (locked.rows[0]?.locked !== true) return null;
       const stored = await this.deps.store.read();
-      await reconcilePublication(client, new TriggerSet(stored.metadata).tables());
+      await reconcilePublication(client, new TriggerSet(stored.metadata).tables(), trackedTables(stored.metadata));
       return stored.resourceVersion;
     });
     if (reconciled !== null) this.#reconciledVersion = reconciled;
@@ -176,10 +185,12 @@ export class CaptureSupervisor {
         return this.#recordTriggers(slot, commitLsn, metadata);
       },
       isMetadataTable: (schema, table) => schema === METADATA_TABLE.schema && table === METADATA_TABLE.name,
+      onCommit: (tables, commitLsn) => this.deps.feed.committed(tables, commitLsn),
       startLsn,
       log: this.deps.log,
     });
     this.#reader = reader;
+    this.deps.feed.started();
     this.deps.log.info({ slot }, 'reading the replication slot');
     this.deps.announce('triggers.lease', { held: true, instance: this.deps.instance, slot });
     reader.ended.then(
@@ -204,6 +215,7 @@ export class CaptureSupervisor {
   #readerEnded(reader: ReplicationReader, error: unknown): void {
     if (this.#reader !== reader) return;
     this.#reader = null;
+    this.deps.feed.stopped();
     void reader.stop();
     this.deps.log.warn({ err: error }, 'replication stream ended; reconnecting');
   }
@@ -211,6 +223,7 @@ export class CaptureSupervisor {
   async #stopReader(): Promise<void> {
     const reader = this.#reader;
     this.#reader = null;
+    if (reader !== null) this.deps.feed.stopped();
     await reader?.stop();
   }
 
@@ -220,7 +233,7 @@ export class CaptureSupervisor {
       await client.query('select pg_advisory_xact_lock($1)', [METADATA_WRITE_LOCK]);
       const stored = await this.deps.store.read();
       const gone = new TriggerSet(stored.metadata).size === 0 ? await dropSlot(client, slot) : false;
-      if (gone) await reconcilePublication(client, []);
+      if (gone) await reconcilePublication(client, [], trackedTables(stored.metadata));
       return gone;
     });
     if (dropped) await forgetTriggers(this.deps.pool).catch(() => undefined);
@@ -235,4 +248,9 @@ export class CaptureSupervisor {
     const lag = result.rows[0]?.lag;
     this.#lagBytes = lag === null || lag === undefined ? null : Number(lag);
   }
+}
+
+/** The tables the metadata tracks: they follow the publication for the subscriptions' change feed. */
+function trackedTables(metadata: Metadata): QualifiedName[] {
+  return (metadata.sources[0]?.tables ?? []).map((entry) => entry.table);
 }

@@ -87,17 +87,49 @@ export async function releaseTable(db: Db, table: QualifiedName): Promise<void> 
   await db.query(`alter publication ${quoteIdent(PUBLICATION)} drop table ${qualified(table.schema, table.name)}`);
 }
 
-/** Brings the publication to exactly `tables` plus the metadata table; tables that no longer exist are skipped. */
-export async function reconcilePublication(db: Db, tables: readonly QualifiedName[]): Promise<void> {
+/**
+ * Adds a tracked table to the publication without changing its replica identity, so that
+ * its changes reach the subscriptions' change feed: only an ordinary table whose updates
+ * and deletes identify their rows (a primary key, or an identity of FULL or an index) can
+ * be published without breaking its writers. Best effort, inside the caller's transaction
+ * (a savepoint): a table the engine does not own, say, is left out and its subscriptions
+ * are polled. Returns whether the table is published now.
+ */
+export async function followTable(db: PoolClient, table: QualifiedName): Promise<boolean> {
+  if ((await publishedTables(db)).some((published) => same(published, table))) return true;
+  const eligible = await db.query<{ ok: boolean }>(
+    `select c.relkind = 'r' and (c.relreplident in ('f', 'i') or (c.relreplident = 'd' and exists (select 1 from pg_index i where i.indrelid = c.oid and i.indisprimary))) as ok
+     from pg_class c where c.oid = to_regclass($1)`,
+    [qualified(table.schema, table.name)],
+  );
+  if (eligible.rows[0]?.ok !== true) return false;
+  await db.query('savepoint follow_table');
+  try {
+    await db.query(`alter publication ${quoteIdent(PUBLICATION)} add table ${qualified(table.schema, table.name)}`);
+    await db.query('release savepoint follow_table');
+    return true;
+  } catch {
+    await db.query('rollback to savepoint follow_table');
+    return false;
+  }
+}
+
+/**
+ * Brings the publication to the metadata table, `triggerTables` (with REPLICA IDENTITY
+ * FULL) and whichever of `trackedTables` can follow (followTable); tables that no longer
+ * exist are skipped, and every other table leaves it.
+ */
+export async function reconcilePublication(db: PoolClient, triggerTables: readonly QualifiedName[], trackedTables: readonly QualifiedName[]): Promise<void> {
   await ensurePublication(db);
   const published = await publishedTables(db);
-  for (const table of tables) {
+  for (const table of triggerTables) {
     if (published.some((entry) => same(entry, table))) continue;
     const exists = await db.query('select to_regclass($1) is not null as ok', [qualified(table.schema, table.name)]);
     if (exists.rows[0]?.ok === true) await captureTable(db, table);
   }
+  for (const table of trackedTables) if (!triggerTables.some((other) => same(other, table))) await followTable(db, table);
   for (const entry of published) {
-    if (same(entry, METADATA_TABLE) || tables.some((table) => same(table, entry))) continue;
+    if (same(entry, METADATA_TABLE) || triggerTables.some((table) => same(table, entry)) || trackedTables.some((table) => same(table, entry))) continue;
     await releaseTable(db, entry);
   }
 }
