@@ -69,7 +69,12 @@ export function speakTransportWs(socket: WebSocket, session: SocketSession, opti
       close: (code, reason) => socket.close(code, reason),
       onMessage: (handle) =>
         socket.on('message', (data) => {
-          handle(Buffer.isBuffer(data) ? data.toString('utf8') : String(data)).catch((error: unknown) => {
+          const text = Buffer.isBuffer(data) ? data.toString('utf8') : String(data);
+          // A client's complete ends its subscription before any later message is handled
+          // (makeServer completes it asynchronously, after later subscribes may have run).
+          const completed = completedId(text);
+          if (completed !== null) session.stop(completed);
+          handle(text).catch((error: unknown) => {
             options.log.error({ err: error }, 'a graphql-transport-ws message failed');
             socket.close(4500, 'Internal server error');
           });
@@ -101,6 +106,17 @@ const PLACEHOLDER = /"payload":\{"__raw":"(\d+)"\}\}$/;
 const PLACEHOLDER_SCHEMA = buildSchema('type Query { _: Boolean } type Subscription { _: Boolean }');
 const RESULTS = parse('subscription { _ }');
 const ONE_RESULT = parse('query { _ }');
+
+/** The id of a `complete` message, or null for any other text. */
+function completedId(text: string): string | null {
+  if (!text.includes('"complete"')) return null;
+  try {
+    const message = JSON.parse(text) as { type?: unknown; id?: unknown };
+    return message.type === 'complete' && typeof message.id === 'string' ? message.id : null;
+  } catch {
+    return null;
+  }
+}
 
 function graphqlErrors(errorsJson: string): GraphQLError[] {
   return (JSON.parse(errorsJson) as GraphQLFormattedError[]).map((error) => new GraphQLError(error.message, { extensions: error.extensions ?? {} }));
