@@ -6,11 +6,22 @@ import type { Cohort, Poller } from './model.js';
 export type CohortResult = { data: string; cursor: string | null } | { error: unknown };
 
 /**
+ * The database could not be reached or went away mid-statement (no connection, a restart,
+ * too many clients): nothing is wrong with the cohorts, and the fetch is to be tried again.
+ */
+export class DatabaseUnavailable extends Error {
+  constructor(cause: unknown) {
+    super('the database is unavailable', { cause });
+  }
+}
+
+/**
  * Fetches cohorts of one poller with ONE statement (Hasura's multiplexed query): the
  * cohorts' ids and values unnested, each joined laterally to the poller's statement,
  * which reads its values from `"_subs"."vars"`. The results stay PostgreSQL's text.
  * When a batch fails, its cohorts are fetched one by one, so that one cohort's bad value
- * (a cast that fails, a division by zero) is that cohort's error only.
+ * (a cast that fails, a division by zero) is that cohort's error only; when the database
+ * is unavailable, the fetch throws DatabaseUnavailable and no cohort is blamed.
  */
 export class CohortFetcher {
   readonly #db: Pool;
@@ -25,6 +36,7 @@ export class CohortFetcher {
     try {
       return await this.#run(poller, cohorts);
     } catch (error) {
+      if (error instanceof DatabaseUnavailable) throw error;
       if (cohorts.length === 1) return new Map([[cohorts[0]!.id, { error }]]);
       const results = new Map<string, CohortResult>();
       for (const cohort of cohorts) {
@@ -37,12 +49,23 @@ export class CohortFetcher {
 
   async #run(poller: Poller, cohorts: readonly Cohort[]): Promise<Map<string, CohortResult>> {
     const statement = this.#statement(poller);
-    this.statements++;
-    const result = await this.#db.query<{ cohort: string; data: string | null; cursor?: string | null }>({
-      name: statement.name,
-      text: statement.text,
-      values: [cohorts.map((cohort) => cohort.id), cohorts.map((cohort) => JSON.stringify(cohort.values))],
+    const client = await this.#db.connect().catch((error: unknown) => {
+      throw new DatabaseUnavailable(error);
     });
+    let result;
+    try {
+      this.statements++;
+      result = await client.query<{ cohort: string; data: string | null; cursor?: string | null }>({
+        name: statement.name,
+        text: statement.text,
+        values: [cohorts.map((cohort) => cohort.id), cohorts.map((cohort) => JSON.stringify(cohort.values))],
+      });
+      client.release();
+    } catch (error) {
+      const unavailable = connectionLost(error);
+      client.release(unavailable);
+      throw unavailable ? new DatabaseUnavailable(error) : error;
+    }
     const results = new Map<string, CohortResult>();
     for (const row of result.rows) results.set(row.cohort, { data: row.data ?? 'null', cursor: row.cursor ?? null });
     return results;
@@ -57,4 +80,15 @@ export class CohortFetcher {
     }
     return statement;
   }
+}
+
+/**
+ * Whether a statement failed because its connection did (no SQLSTATE: the socket closed),
+ * or PostgreSQL is shutting down, restarting or out of connections (SQLSTATE classes 08
+ * and 57P, and 53300), rather than because of the statement.
+ */
+function connectionLost(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return true;
+  return code.startsWith('08') || code.startsWith('57P') || code === '53300';
 }

@@ -4,7 +4,7 @@ import { graphqlErrorBody } from '../../src/errors/bodies.js';
 import { databaseError } from '../../src/errors/database.js';
 import type { Logger } from '../../src/log/logger.js';
 import { isAdmin } from '../../src/session/session.js';
-import type { CohortFetcher, CohortResult } from './fetcher.js';
+import { DatabaseUnavailable, type CohortFetcher, type CohortResult } from './fetcher.js';
 import type { Cohort, Poller, PollerMode, Subscription } from './model.js';
 
 type Plan = Extract<SubscriptionPlanReply, { ok: true }>;
@@ -37,6 +37,9 @@ interface PollerState extends Poller {
 
 let nextCohort = 0;
 
+/** While the database is unavailable, a poller tries its fetch again this often. */
+const UNAVAILABLE_RETRY_MS = 1_000;
+
 /**
  * The pollers, cohorts and subscriptions of this instance, and when each poller fetches:
  * on a change to a table it reads (change-driven), or every refetch delay (polling) when
@@ -49,6 +52,8 @@ export class Pollers {
   readonly #pollers = new Map<string, PollerState>();
   readonly #watching = new Map<string, Set<PollerState>>();
   #feedLive = false;
+  /** The database failed a fetch and none has succeeded since: logged once, not per poller. */
+  #unavailable = false;
   #published: ReadonlySet<string> = new Set();
   readonly pushLatency = new LatencyWindow();
   counters = { fetches: 0, pushes: 0 };
@@ -194,14 +199,18 @@ export class Pollers {
   #run(poller: PollerState): void {
     if (poller.running) return;
     poller.running = true;
-    void this.#drain(poller).finally(() => {
+    void this.#drain(poller).then((reached) => {
       poller.running = false;
-      if ((poller.dirty || poller.fresh.size > 0) && this.#pollers.get(poller.sql) === poller) this.#schedule(poller, 0);
+      if (this.#pollers.get(poller.sql) !== poller || !(poller.dirty || poller.fresh.size > 0)) return;
+      this.#schedule(poller, reached ? 0 : UNAVAILABLE_RETRY_MS);
     });
   }
 
-  /** Fetches what the poller needs, one round after the other, until nothing is left. */
-  async #drain(poller: PollerState): Promise<void> {
+  /**
+   * Fetches what the poller needs, one round after the other, until nothing is left; false
+   * when the database was unavailable, what was to be fetched then being kept for later.
+   */
+  async #drain(poller: PollerState): Promise<boolean> {
     while (poller.dirty || poller.fresh.size > 0) {
       const full = poller.dirty;
       const changedAt = poller.changedAt;
@@ -216,10 +225,22 @@ export class Pollers {
       try {
         await Promise.all(batches.map(async (batch) => this.#apply(poller, batch, await this.#options.fetcher.fetch(poller, batch))));
       } catch (error) {
-        this.#options.log.error({ err: error }, 'subscription fetch failed');
+        if (!(error instanceof DatabaseUnavailable)) {
+          this.#options.log.error({ err: error }, 'subscription fetch failed');
+          continue;
+        }
+        if (!this.#unavailable) this.#options.log.warn({ err: error.cause }, 'subscriptions cannot fetch: the database is unavailable; trying again every second');
+        this.#unavailable = true;
+        if (full) poller.dirty = true;
+        else for (const cohort of cohorts) if (poller.cohorts.get(cohort.key) === cohort) poller.fresh.add(cohort);
+        poller.changedAt ??= changedAt;
+        return false;
       }
+      if (this.#unavailable) this.#options.log.info('subscriptions fetch again: the database is back');
+      this.#unavailable = false;
       if (changedAt !== null) this.pushLatency.record(performance.now() - changedAt);
     }
+    return true;
   }
 
   #apply(poller: PollerState, batch: readonly Cohort[], results: Map<string, CohortResult>): void {

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Heartbeat } from '../../src/monitor/messages.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { startTestEngine, type TestEngine } from '../harness/engine.js';
@@ -66,6 +67,31 @@ describe('the change feed', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(watch.results).toHaveLength(3);
     watch.stop();
+    await close();
+  });
+
+  it('keeps its subscribers through a database outage, and catches up when it ends', async () => {
+    const { subscribe, close } = modernClient(engine.url, admin);
+    const ids = async () => ({ data: { item: (await db.sql('select id from item order by id')).rows } });
+    const watch = subscribe('subscription { item(order_by: {id: asc}) { id } }');
+    expect((await watch.waitFor(1))[0]).toEqual(await ids());
+    await until(async () => (await subscriptionGauges()).pollers_change_driven === 1, 'the poller to follow the change feed');
+    const database = new URL(db.url).pathname.slice(1);
+    const server = new pg.Client({ connectionString: inject('postgresUrl') });
+    await server.connect();
+    await server.query(`alter database ${database} allow_connections false`);
+    try {
+      // The subscriptions' connections go and no new one can be opened: their fetches fail.
+      await server.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and application_name like 'service-graphql-subscriptions-%'", [database]);
+      await db.sql("insert into item values (30, 'thirty')");
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect({ results: watch.results.length, error: watch.error, completed: watch.completed }).toEqual({ results: 1, error: undefined, completed: false });
+    } finally {
+      await server.query(`alter database ${database} allow_connections true`);
+      await server.end();
+    }
+    expect((await watch.waitFor(2))[1]).toEqual(await ids());
+    expect(watch.results[1]!.data).toMatchObject({ item: expect.arrayContaining([{ id: 30 }]) });
     await close();
   });
 });
