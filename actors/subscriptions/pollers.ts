@@ -1,4 +1,5 @@
 import { LatencyWindow } from '../../src/actor/latency.js';
+import { RateWindow } from '../../src/actor/rate.js';
 import type { Delivery, SubscriptionPlanReply } from '../../src/bus/messages/subscriptions.js';
 import { graphqlErrorBody } from '../../src/errors/bodies.js';
 import { databaseError } from '../../src/errors/database.js';
@@ -57,6 +58,7 @@ export class Pollers {
   #published: ReadonlySet<string> = new Set();
   readonly pushLatency = new LatencyWindow();
   counters = { fetches: 0, pushes: 0 };
+  readonly #rates = { fetches: new RateWindow(), pushes: new RateWindow() };
 
   constructor(options: PollersOptions) {
     this.#options = options;
@@ -149,6 +151,8 @@ export class Pollers {
       subscription_fetches: this.counters.fetches,
       subscription_statements: this.#options.fetcher.statements,
       subscription_pushes: this.counters.pushes,
+      refetches_per_s: this.#rates.fetches.perSecond(),
+      pushes_per_s: this.#rates.pushes.perSecond(),
       push_latency_p50_ms: latency.p50,
       push_latency_p99_ms: latency.p99,
     };
@@ -222,6 +226,7 @@ export class Pollers {
       const batches: Cohort[][] = [];
       for (let start = 0; start < cohorts.length; start += size) batches.push(cohorts.slice(start, start + size));
       this.counters.fetches++;
+      this.#rates.fetches.add();
       try {
         await Promise.all(batches.map(async (batch) => this.#apply(poller, batch, await this.#options.fetcher.fetch(poller, batch))));
       } catch (error) {
@@ -275,6 +280,7 @@ export class Pollers {
     }
     if (targets.length === 0) return;
     this.counters.pushes += targets.length;
+    this.#rates.pushes.add(targets.length);
     this.#options.deliver({ kind: 'data', targets, payload: `{"data":${data}}` });
   }
 
