@@ -57,6 +57,10 @@ export async function startEngine(config: Config, log: Logger): Promise<Engine> 
   };
   // The remote-schema actor before the schema actor, which introspects remotes at start.
   const order: ActorName[] = ['auth', 'remote-schema', 'schema', 'triggers', 'subscriptions', 'edge'];
+  if (config.actors.includes('edge') && !config.actors.includes('subscriptions')) {
+    // A subscription lives where its socket is: another process's subscriptions actor cannot hold it.
+    log.warn('this process runs the edge without the subscriptions actor: its WebSockets answer queries and mutations, and refuse subscriptions');
+  }
   const running: RunningActor[] = [];
   try {
     for (const name of order.filter((candidate) => config.actors.includes(candidate))) {

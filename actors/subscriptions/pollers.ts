@@ -34,6 +34,8 @@ interface PollerState extends Poller {
   interval: NodeJS.Timeout | null;
   /** When the change that made it dirty was heard (ms, monotonic), for the push latency. */
   changedAt: number | null;
+  /** When its last fetch of every cohort started (ms, monotonic): the next waits a coalescing window after it. */
+  fullFetchAt: number;
 }
 
 let nextCohort = 0;
@@ -68,7 +70,7 @@ export class Pollers {
   add(subscription: Subscription, plan: Plan): void {
     let poller = this.#pollers.get(plan.sql);
     if (poller === undefined) {
-      poller = { sql: plan.sql, tables: plan.tables, cursor: plan.cursor, cohorts: new Map(), mode: 'polling', dirty: false, fresh: new Set(), running: false, timer: null, interval: null, changedAt: null };
+      poller = { sql: plan.sql, tables: plan.tables, cursor: plan.cursor, cohorts: new Map(), mode: 'polling', dirty: false, fresh: new Set(), running: false, timer: null, interval: null, changedAt: null, fullFetchAt: Number.NEGATIVE_INFINITY };
       this.#pollers.set(plan.sql, poller);
       for (const table of plan.tables ?? []) this.#watchers(table).add(poller);
       this.#setMode(poller);
@@ -216,7 +218,14 @@ export class Pollers {
    */
   async #drain(poller: PollerState): Promise<boolean> {
     while (poller.dirty || poller.fresh.size > 0) {
+      // Changes heard during a fetch are fetched together, a window after it began: at
+      // most one fetch of every cohort per poller per window, however fast changes come.
+      // (A stream's next batch is not held back: it is what the subscriber is owed.)
+      const wait = poller.fresh.size === 0 && poller.cursor === null ? poller.fullFetchAt + this.#options.coalesceMs - performance.now() : 0;
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (this.#pollers.get(poller.sql) !== poller) return true;
       const full = poller.dirty;
+      if (full) poller.fullFetchAt = performance.now();
       const changedAt = poller.changedAt;
       poller.dirty = false;
       poller.changedAt = null;

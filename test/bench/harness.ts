@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 
 /** A server the benchmark started, on its own port, stopped at the end of the run. */
 export interface Target {
@@ -92,6 +93,29 @@ export async function cpuSeconds(pid: number): Promise<number | null> {
   }
 }
 
+/**
+ * CPU seconds a process and its children have used (children that exited included, as the
+ * parent reaped them): for PostgreSQL, the postmaster and its backends. Null off Linux.
+ */
+export async function processTreeCpuSeconds(rootPid: number): Promise<number | null> {
+  const times = async (pid: number | string) => {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  };
+  try {
+    const root = await times(rootPid);
+    let ticks = Number(root[11]) + Number(root[12]) + Number(root[13]) + Number(root[14]);
+    for (const entry of await readdir('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const fields = await times(entry).catch(() => null);
+      if (fields !== null && Number(fields[1]) === rootPid) ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return ticks / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
 /** The middle value (the upper one of an even count); sorts `values`. */
 export function median(values: number[]): number {
   return values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -109,10 +133,12 @@ const ENGINE_NODE_ARGS = (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').f
 
 /**
  * The engine as its own process, run from the build as `npm start` runs it (`npm run bench`
- * builds first), on a prefix of its own, in development mode (no admin secret), logging
- * warnings only; resolves once /healthz answers OK.
+ * builds first), on a prefix of its own; resolves once /healthz answers OK. With an
+ * `adminSecret` it runs as users run it: the secret set, logs at the default level;
+ * without, in development mode (no admin secret), logging warnings only.
  */
-export async function startBenchEngine(options: { databaseUrl: string; natsUrl: string; port: number; prefix: string; env?: Record<string, string> }): Promise<Target> {
+export async function startBenchEngine(options: { databaseUrl: string; natsUrl: string; port: number; prefix: string; adminSecret?: string; env?: Record<string, string> }): Promise<Target> {
+  const asUsersRunIt = options.adminSecret !== undefined;
   const engine = await startTarget(
     process.execPath,
     [...ENGINE_NODE_ARGS, 'dist/src/main.js', 'serve'],
@@ -122,10 +148,10 @@ export async function startBenchEngine(options: { databaseUrl: string; natsUrl: 
       SERVICE_GRAPHQL_NATS_PREFIX: options.prefix,
       SERVICE_GRAPHQL_SERVER_HOST: '127.0.0.1',
       SERVICE_GRAPHQL_SERVER_PORT: String(options.port),
-      SERVICE_GRAPHQL_LOG_LEVEL: 'warn',
+      ...(asUsersRunIt ? { SERVICE_GRAPHQL_ADMIN_SECRET: options.adminSecret! } : { SERVICE_GRAPHQL_LOG_LEVEL: 'warn' }),
       ...options.env,
     },
-    /"msg":"NO ADMIN SECRET/,
+    asUsersRunIt ? /"msg":"engine started"/ : /"msg":"NO ADMIN SECRET/,
     () => `http://127.0.0.1:${options.port}`,
   );
   for (let attempt = 0; attempt < 200; attempt++) {
@@ -135,4 +161,35 @@ export async function startBenchEngine(options: { databaseUrl: string; natsUrl: 
   }
   await engine.stop();
   throw new Error('the engine did not become healthy');
+}
+
+/** A database with a logical slot cannot be dropped: the slot goes first, once the engine let go of it. */
+export async function dropBenchDatabase(serverUrl: string, name: string): Promise<void> {
+  const cleanup = new pg.Client({ connectionString: serverUrl });
+  await cleanup.connect();
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const slots = await cleanup.query('select slot_name, active from pg_replication_slots where database = $1', [name]);
+    if (slots.rows.length === 0) break;
+    for (const slot of slots.rows) if (!slot.active) await cleanup.query('select pg_drop_replication_slot($1)', [slot.slot_name]).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await cleanup.query(`drop database ${name} with (force)`).catch((error: unknown) => process.stderr.write(`${String(error)}\n`));
+  await cleanup.end();
+}
+
+/**
+ * Runs one benchmark section and prints its table when its module is the script run
+ * (`npx tsx test/bench/<name>.bench.ts`), not when `run.ts` imports it.
+ */
+export async function runAloneIfMain(moduleUrl: string, title: string, header: string[], run: () => Promise<string[][]>): Promise<void> {
+  if (process.argv[1] === undefined || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  try {
+    const rows = await run();
+    process.stdout.write(`\n${title}\n`);
+    printTable(header, rows);
+    process.exit(0);
+  } catch (error) {
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  }
 }

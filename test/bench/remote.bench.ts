@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
-import { pathToFileURL } from 'node:url';
 import { startEmbeddedPostgres } from '../../src/pg/embedded.js';
-import { cpuSeconds, load, median, printTable, probe, startBenchEngine, startTarget, type LoadResult, type Target } from './harness.js';
+import { cpuSeconds, load, median, probe, runAloneIfMain, startBenchEngine, startTarget, type LoadResult, type Target } from './harness.js';
 
 /**
  * A remote schema query through the engine against the same query sent to the fixture
@@ -120,13 +119,4 @@ export async function runRemoteBench(natsUrl = process.env.SERVICE_GRAPHQL_NATS_
 export const REMOTE_BENCH_HEADER = ['remote query', 'p50 ms (sequential)', 'p99 ms (sequential)', 'req/s', 'CPU µs/req', 'errors'];
 export const REMOTE_BENCH_TITLE = `remote schema query, ${ROUNDS} alternating rounds of ${SAMPLES} sequential requests and ${SECONDS}s x ${CONNECTIONS} connections, medians`;
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  try {
-    const rows = await runRemoteBench();
-    process.stdout.write(`\n${REMOTE_BENCH_TITLE}\n`);
-    printTable(REMOTE_BENCH_HEADER, rows);
-  } catch (error) {
-    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 1;
-  }
-}
+await runAloneIfMain(import.meta.url, REMOTE_BENCH_TITLE, REMOTE_BENCH_HEADER, () => runRemoteBench());

@@ -8,14 +8,15 @@ import { QUERIES } from './queries.js';
 import { REMOTE_BENCH_HEADER, REMOTE_BENCH_TITLE, runRemoteBench } from './remote.bench.js';
 import { MUTATION_TRACKING, prepareMutationTable } from './mutations.js';
 import { measureSchemaBuild } from './schema-build.js';
+import { runSubscriptionsBench, SUBSCRIPTIONS_BENCH_HEADER, SUBSCRIPTIONS_BENCH_TITLE } from './subscriptions.bench.js';
 import { runTriggersBench, TRIGGERS_BENCH_HEADER, TRIGGERS_BENCH_TITLE } from './triggers.bench.js';
 
 /**
  * `npm run bench`: this engine, PostGraphile v5 and the hand-written SQL limit, measured
  * in the same run on the same database, query by query. Figures are requests/s, p50 and
  * p99 latency (ms), and the engine's ratios to both peers. Last come the remote schema
- * benchmark (remote.bench.ts) and the event trigger one (triggers.bench.ts), each with
- * its own database and engine.
+ * benchmark (remote.bench.ts), the event trigger one (triggers.bench.ts) and the
+ * subscriptions one (subscriptions.bench.ts), each with its own database and engine.
  * Settings: BENCH_SECONDS per round (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 20).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -111,6 +112,10 @@ async function main(): Promise<void> {
   // Event triggers (triggers.bench.ts), also with a database and engine of their own.
   process.stdout.write(`\n${TRIGGERS_BENCH_TITLE}\n`);
   printTable(TRIGGERS_BENCH_HEADER, await runTriggersBench(NATS_URL));
+
+  // Subscriptions (subscriptions.bench.ts), with a database and engine of their own.
+  process.stdout.write(`\n${SUBSCRIPTIONS_BENCH_TITLE}\n`);
+  printTable(SUBSCRIPTIONS_BENCH_HEADER, await runSubscriptionsBench(NATS_URL));
 }
 
 function sampleRss(pid: number): { stop(): Promise<number> } {

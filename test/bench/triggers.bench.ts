@@ -17,10 +17,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/pg/embedded.js';
-import { cpuSeconds, printTable, startBenchEngine, type Target } from './harness.js';
+import { cpuSeconds, dropBenchDatabase, runAloneIfMain, startBenchEngine, type Target } from './harness.js';
 
 const ENGINE_PORT = 5570;
 /** USER_HZ, the unit of /proc/<pid>/stat times: 100 on Linux. */
@@ -151,35 +150,11 @@ export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NAT
   } finally {
     await engine?.stop();
     await db.end();
-    await dropDatabase(postgres.url, dbName);
+    await dropBenchDatabase(postgres.url, dbName);
     await admin.end();
     await hook.close();
     await postgres.stop();
   }
 }
 
-/** A database with a logical slot cannot be dropped: the slot goes first, once the engine let go of it. */
-async function dropDatabase(url: string, name: string): Promise<void> {
-  const cleanup = new pg.Client({ connectionString: url });
-  await cleanup.connect();
-  for (let i = 0; i < 50; i++) {
-    const slots = await cleanup.query('select slot_name, active from pg_replication_slots where database = $1', [name]);
-    if (slots.rows.length === 0) break;
-    for (const slot of slots.rows) if (!slot.active) await cleanup.query('select pg_drop_replication_slot($1)', [slot.slot_name]).catch(() => undefined);
-    await sleep(200);
-  }
-  await cleanup.query(`drop database ${name} with (force)`).catch((error: unknown) => process.stderr.write(`${String(error)}\n`));
-  await cleanup.end();
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  try {
-    const rows = await runTriggersBench();
-    process.stdout.write(`\n${TRIGGERS_BENCH_TITLE}\n`);
-    printTable(TRIGGERS_BENCH_HEADER, rows);
-    process.exit(0);
-  } catch (error) {
-    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  }
-}
+await runAloneIfMain(import.meta.url, TRIGGERS_BENCH_TITLE, TRIGGERS_BENCH_HEADER, () => runTriggersBench());
