@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { startEmbeddedPostgres } from '../../src/pg/embedded.js';
 
 /** A server the benchmark started, on its own port, stopped at the end of the run. */
 export interface Target {
@@ -163,18 +165,39 @@ export async function startBenchEngine(options: { databaseUrl: string; natsUrl: 
   throw new Error('the engine did not become healthy');
 }
 
-/** A database with a logical slot cannot be dropped: the slot goes first, once the engine let go of it. */
-export async function dropBenchDatabase(serverUrl: string, name: string): Promise<void> {
-  const cleanup = new pg.Client({ connectionString: serverUrl });
-  await cleanup.connect();
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const slots = await cleanup.query('select slot_name, active from pg_replication_slots where database = $1', [name]);
-    if (slots.rows.length === 0) break;
-    for (const slot of slots.rows) if (!slot.active) await cleanup.query('select pg_drop_replication_slot($1)', [slot.slot_name]).catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  await cleanup.query(`drop database ${name} with (force)`).catch((error: unknown) => process.stderr.write(`${String(error)}\n`));
-  await cleanup.end();
+/** A fresh database on an embedded PostgreSQL of the bench's own, with a small pool on it. */
+export interface BenchDatabase {
+  url: string;
+  pool: pg.Pool;
+  /** Ends the pool, drops the database (its logical slot first) and stops the server. */
+  close(): Promise<void>;
+}
+
+export async function createBenchDatabase(options: { dataDir: string; port: number }): Promise<BenchDatabase> {
+  const postgres = await startEmbeddedPostgres(options);
+  const name = `bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: postgres.url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = postgres.url.replace(/\/postgres$/, `/${name}`);
+  const pool = new pg.Pool({ connectionString: url, max: 8 });
+  return {
+    url,
+    pool,
+    async close() {
+      await pool.end();
+      // A database with a logical slot cannot be dropped: the slot goes first, once the engine let go of it.
+      for (let attempt = 0; attempt < 50; attempt++) {
+        const slots = await admin.query('select slot_name, active from pg_replication_slots where database = $1', [name]);
+        if (slots.rows.length === 0) break;
+        for (const slot of slots.rows) if (!slot.active) await admin.query('select pg_drop_replication_slot($1)', [slot.slot_name]).catch(() => undefined);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      await admin.query(`drop database ${name} with (force)`).catch((error: unknown) => process.stderr.write(`${String(error)}\n`));
+      await admin.end();
+      await postgres.stop();
+    },
+  };
 }
 
 /**

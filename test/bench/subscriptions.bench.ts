@@ -24,8 +24,7 @@ import WebSocket from 'ws';
 import { Bus } from '../../src/bus/bus.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { Heartbeat } from '../../src/monitor/messages.js';
-import { startEmbeddedPostgres } from '../../src/pg/embedded.js';
-import { cpuSeconds, dropBenchDatabase, processTreeCpuSeconds, residentMiB, runAloneIfMain, startBenchEngine, type Target } from './harness.js';
+import { cpuSeconds, createBenchDatabase, processTreeCpuSeconds, residentMiB, runAloneIfMain, startBenchEngine, type Target } from './harness.js';
 
 const ENGINE_PORT = 5580;
 const DATA_DIR = '.data/bench-subs-pg';
@@ -256,13 +255,8 @@ async function oneRun(options: { url: string; enginePid: number; postgresPid: nu
 }
 
 export async function runSubscriptionsBench(natsUrl = process.env.SERVICE_GRAPHQL_NATS_URL ?? 'nats://127.0.0.1:4222'): Promise<string[][]> {
-  const postgres = await startEmbeddedPostgres({ dataDir: DATA_DIR, port: Number(process.env.BENCH_SUBS_PG_PORT ?? 5444) });
-  const dbName = `bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: postgres.url });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  const databaseUrl = postgres.url.replace(/\/postgres$/, `/${dbName}`);
-  const db = new pg.Pool({ connectionString: databaseUrl, max: 8 });
+  const database = await createBenchDatabase({ dataDir: DATA_DIR, port: Number(process.env.BENCH_SUBS_PG_PORT ?? 5444) });
+  const { url: databaseUrl, pool: db } = database;
   const log = createLogger('silent');
   let engine: Target | null = null;
   let bus: Bus | null = null;
@@ -342,10 +336,7 @@ export async function runSubscriptionsBench(natsUrl = process.env.SERVICE_GRAPHQ
   } finally {
     await bus?.close();
     await engine?.stop();
-    await db.end();
-    await admin.end();
-    await dropBenchDatabase(postgres.url, dbName);
-    await postgres.stop();
+    await database.close();
   }
 }
 

@@ -17,9 +17,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { startEmbeddedPostgres } from '../../src/pg/embedded.js';
-import { cpuSeconds, dropBenchDatabase, runAloneIfMain, startBenchEngine, type Target } from './harness.js';
+import { cpuSeconds, createBenchDatabase, runAloneIfMain, startBenchEngine, type Target } from './harness.js';
 
 const ENGINE_PORT = 5570;
 /** USER_HZ, the unit of /proc/<pid>/stat times: 100 on Linux. */
@@ -67,15 +65,10 @@ class BenchWebhook {
 }
 
 export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NATS_URL ?? 'nats://127.0.0.1:4222'): Promise<string[][]> {
-  const postgres = await startEmbeddedPostgres({ dataDir: '.data/bench-triggers-pg', port: Number(process.env.BENCH_TRIGGERS_PG_PORT ?? 5443) });
+  const database = await createBenchDatabase({ dataDir: '.data/bench-triggers-pg', port: Number(process.env.BENCH_TRIGGERS_PG_PORT ?? 5443) });
+  const { url: databaseUrl, pool: db } = database;
   const hook = new BenchWebhook();
   const webhook = await hook.listen();
-  const dbName = `bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: postgres.url });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  const databaseUrl = postgres.url.replace(/\/postgres$/, `/${dbName}`);
-  const db = new pg.Pool({ connectionString: databaseUrl, max: 8 });
   let engine: Target | null = null;
   try {
     await db.query('create table change (id int primary key, v text)');
@@ -149,11 +142,8 @@ export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NAT
     ];
   } finally {
     await engine?.stop();
-    await db.end();
-    await dropBenchDatabase(postgres.url, dbName);
-    await admin.end();
+    await database.close();
     await hook.close();
-    await postgres.stop();
   }
 }
 
