@@ -166,7 +166,6 @@ interface RunFigures {
   stale: number;
   cpuPerSecond: number | null;
   databaseCpuPerSecond: number | null;
-  rssBefore: number;
   rssIdle: number;
 }
 
@@ -196,6 +195,16 @@ async function commitLoad(db: pg.Pool, clients: Clients, cohorts: number, second
   return clients.take().sort((a, b) => a - b);
 }
 
+/** The least-squares slope of resident memory (MiB) over subscriptions, in KiB per subscription. */
+function slopeKiB(points: [count: number, mib: number][]): string {
+  if (points.length < 2) return 'n/a';
+  const meanX = points.reduce((sum, [x]) => sum + x, 0) / points.length;
+  const meanY = points.reduce((sum, [, y]) => sum + y, 0) / points.length;
+  const covariance = points.reduce((sum, [x, y]) => sum + (x - meanX) * (y - meanY), 0);
+  const variance = points.reduce((sum, [x]) => sum + (x - meanX) ** 2, 0);
+  return ((covariance / variance) * 1024).toFixed(1);
+}
+
 const percentile = (sorted: number[], q: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
 
 /** Subscribers whose last result is older than the last commit to their account. */
@@ -207,7 +216,6 @@ function staleSubscribers(clients: Clients, lastOfAccount: Map<number, number>):
 
 async function oneRun(options: { url: string; enginePid: number; postgresPid: number; db: pg.Pool; counters: Counters; subscriptions: number; nextSeq: { value: number } }): Promise<{ figures: RunFigures; clients: Clients }> {
   const { db, counters } = options;
-  const rssBefore = await residentMiB(options.enginePid);
   const clients = new Clients(options.url);
   await clients.subscribe(options.subscriptions);
   const cohorts = options.subscriptions / SUBSCRIBERS_PER_COHORT;
@@ -248,7 +256,6 @@ async function oneRun(options: { url: string; enginePid: number; postgresPid: nu
       stale,
       cpuPerSecond: cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / elapsed,
       databaseCpuPerSecond: databaseCpuBefore === null || databaseCpuAfter === null ? null : (databaseCpuAfter - databaseCpuBefore) / elapsed,
-      rssBefore,
       rssIdle,
     },
   };
@@ -293,6 +300,7 @@ export async function runSubscriptionsBench(natsUrl = process.env.SERVICE_GRAPHQ
     const polling = await run({ SERVICE_GRAPHQL_LIVE_QUERIES_CHANGE_FEED: 'false', SERVICE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_DELAY: '1' });
 
     const ramp: string[][] = [];
+    const memory: [count: number, mib: number][] = [];
     let largest = 0;
     for (const count of [5_000, ...RAMP]) {
       ({ started: engine, connected: bus } = await start({}));
@@ -302,6 +310,7 @@ export async function runSubscriptionsBench(natsUrl = process.env.SERVICE_GRAPHQ
       await commitLoad(db, clients, count / SUBSCRIBERS_PER_COHORT, 3, nextSeq, lastOfAccount);
       const latencies = await commitLoad(db, clients, count / SUBSCRIBERS_PER_COHORT, Math.min(SECONDS, 20), nextSeq, lastOfAccount);
       const rss = await residentMiB(engine.child.pid!);
+      memory.push([count, rss]);
       const p99 = percentile(latencies, 0.99);
       const stale = staleSubscribers(clients, lastOfAccount);
       ramp.push([`${count.toLocaleString('en')} subscriptions (${(count / SUBSCRIBERS_PER_COHORT).toLocaleString('en')} cohorts)`, `p50 ${percentile(latencies, 0.5).toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, ${rss} MiB, ${stale} stale`, '', '', '']);
@@ -328,7 +337,7 @@ export async function runSubscriptionsBench(natsUrl = process.env.SERVICE_GRAPHQ
       row(`idle ${IDLE_SECONDS} s: subscription SQL statements/s`, (run) => run.idleStatementsPerSecond, (value) => value!.toFixed(2), false),
       row(`idle ${IDLE_SECONDS} s: database transactions/s (all of the engine's)`, (run) => run.idleTransactionsPerSecond, (value) => value!.toFixed(2), false),
       row('engine resident memory, idle with 5,000 subscriptions (MiB)', (run) => run.rssIdle, String, false),
-      row('resident memory per idle subscription (KiB; what the collector has not returned counts too)', (run) => ((run.rssIdle - run.rssBefore) * 1024) / 5_000, (value) => value!.toFixed(1), false),
+      ['memory per subscription: slope of resident memory over the counts below (the collector makes one reading noisy)', `${slopeKiB(memory)} KiB`, '', '', ''],
       ...ramp,
       ['largest count tried with change-to-client p99 under 1 s', largest.toLocaleString('en'), '', '', ''],
       ['anchor: Hasura v2, 5,000 live queries on 1 CPU, 1 s refetch', '', '', '~60% of a CPU, average latency under 1 s (its docs)', ''],
