@@ -143,7 +143,7 @@ export const subscriptionsActor: Actor = {
     }, FEED_WANTED_MS);
     wanted.unref();
 
-    context.reportGauges(() => ({ websocket_connections: connections.size, subscriptions: connections.subscriptions, change_feed_live: feed.live(performance.now()), ...pollers.gauges() }));
+    context.reportGauges(() => ({ subscribed_sockets: connections.size, subscriptions: connections.subscriptions, change_feed_live: feed.live(performance.now()), ...pollers.gauges() }));
 
     return {
       async stop() {

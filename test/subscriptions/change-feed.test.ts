@@ -53,7 +53,7 @@ describe('the change feed', () => {
     expect((await watch.waitFor(1))[0]).toEqual({ data: { item: [{ id: 1, name: 'one' }] } });
     await until(async () => (await subscriptionGauges()).pollers_change_driven === 1, 'the poller to follow the change feed');
     // What the monitor view shows of this instance's subscriptions.
-    expect(await subscriptionGauges()).toMatchObject({ websocket_connections: 1, subscriptions: 1, cohorts: 1, pollers_change_driven: 1, pollers_polling: 0, change_feed_live: true, refetches_per_s: expect.any(Number), push_latency_p99_ms: expect.any(Number) });
+    expect(await subscriptionGauges()).toMatchObject({ subscribed_sockets: 1, subscriptions: 1, cohorts: 1, pollers_change_driven: 1, pollers_polling: 0, change_feed_live: true, refetches_per_s: expect.any(Number), push_latency_p99_ms: expect.any(Number) });
 
     await db.sql("insert into item values (2, 'two')");
     expect((await watch.waitFor(2))[1]).toEqual({ data: { item: [{ id: 1, name: 'one' }, { id: 2, name: 'two' }] } });
