@@ -1,9 +1,10 @@
 /**
  * Subscriptions benchmark (issue 13, "Performance"): live queries of a role (JWT, a
  * permission filter through a relationship, one cohort per account) while single-row
- * commits touch random cohorts, change-driven against the engine forced into interval
- * polling at 1 s (Hasura's method) in the same run; idle statements; memory per idle
- * subscription; and the largest count that keeps p99 under 1 s. Not a test:
+ * commits touch random cohorts, change-driven (with the default and a 1 s coalescing
+ * window) against the engine forced into interval polling at 1 s (Hasura's method) in the
+ * same run; idle statements; memory per subscription; and the largest count that keeps
+ * p99 under 1 s. Not a test:
  * `npm run build && npx tsx test/bench/subscriptions.bench.ts` runs it alone; `npm run
  * bench` runs it last.
  *
