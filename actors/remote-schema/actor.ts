@@ -33,7 +33,7 @@ export const remoteSchemaActor: Actor = {
   name: 'remote-schema',
   async start(context) {
     const { bus, config } = context;
-    const pool = createPool(config.databaseUrl!, { max: POOL_SIZE, applicationName: `service-graphql-remote-schema-${context.instance}` });
+    const pool = createPool(config.databaseUrl!, { max: POOL_SIZE, applicationName: `service-graphql-remote-schema-${context.instance}`, jit: config.pgJit });
     const store = await SnapshotStore.open(pool);
     const models = new RemoteModels(store);
     const client = new UpstreamClient();

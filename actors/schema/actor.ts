@@ -1,14 +1,18 @@
 import type { Actor } from '../../src/actor/actor.js';
 import { actorRequest } from '../../src/bus/actor-request.js';
 import { Bus, JsonReply } from '../../src/bus/bus.js';
+import type { RequestCancel } from '../../src/bus/messages/requests.js';
 import type { SubscriptionPlanRequest } from '../../src/bus/messages/subscriptions.js';
 import { encodeJson } from '../../src/bus/wire.js';
 import { MetadataStore } from '../../src/metadata/store.js';
 import { postgresUnavailable } from '../../src/pg/errors.js';
+import type { BoundedPool } from '../../src/pg/bounded-client.js';
+import { FairShare } from '../../src/pg/fair-share.js';
 import { createPool } from '../../src/pg/pool.js';
 import { validate } from '../../src/schemas/validator.js';
 import type { Session } from '../../src/session/session.js';
 import { handleGraphql } from './execution/graphql-handler.js';
+import { InFlightRequests } from './execution/in-flight.js';
 import { SchemaHost } from './host.js';
 import { probeRemoteSchemas } from './remote/probe.js';
 import { ensureSnapshotPointers } from './remote/snapshot-pointers.js';
@@ -35,7 +39,7 @@ export const schemaActor: Actor = {
   name: 'schema',
   async start(context) {
     const { bus, config, log } = context;
-    const pool = createPool(context.config.databaseUrl!, { max: config.pgConnections, applicationName: `service-graphql-schema-${context.instance}` });
+    const pool = createPool(context.config.databaseUrl!, { max: config.pgConnections, applicationName: `service-graphql-schema-${context.instance}`, statementTimeoutMs: config.statementTimeout * 1000, jit: config.pgJit });
     const store = new MetadataStore(pool);
     await store.setUp();
     await ensureSnapshotPointers(pool);
@@ -59,16 +63,32 @@ export const schemaActor: Actor = {
       }
     });
 
-    const graphqlOptions = { timeoutMs: config.busTimeoutMs, sendRequestToAuth: config.authHook !== undefined && config.authHookMode === 'POST' };
+    const share = new FairShare(config.pgConnections, { rolePercent: config.pgRoleShare, sessionPercent: config.pgSessionShare });
+    const db: BoundedPool = { pool, share, connectionString: config.databaseUrl!, log };
+    const graphqlOptions = {
+      db,
+      timeoutMs: config.busTimeoutMs,
+      statementTimeoutMs: config.statementTimeout * 1000,
+      sendRequestToAuth: config.authHook !== undefined && config.authHookMode === 'POST',
+    };
+    const inFlight = new InFlightRequests();
     context.serve(subjects.graphql, async (request) => {
       const message = validate<{ headers: Record<string, string>; body: string }>('bus/graphql-request', request.json());
-      return handleGraphql(host, bus, message, request.requestId, graphqlOptions);
+      const signal = inFlight.begin(request.requestId);
+      try {
+        return await handleGraphql(host, bus, message, request.requestId, signal, graphqlOptions);
+      } finally {
+        inFlight.end(request.requestId);
+      }
+    });
+    context.listen<RequestCancel>(subjects.requestCancel, (message) => {
+      inFlight.cancel(validate<RequestCancel>('bus/request-cancel', message).request_id);
     });
 
     context.serve(subjects.subscriptionPlan, async (request) => {
       const message = validate<SubscriptionPlanRequest>('bus/subscription-plan-request', request.json());
       const graphqlRequest = { query: message.query, variables: message.variables, operationName: message.operationName };
-      const execution = { db: host.db, requestId: request.requestId, bus, headers: {}, timeoutMs: config.busTimeoutMs };
+      const execution = { db, requestId: request.requestId, bus, headers: {}, timeoutMs: config.busTimeoutMs };
       return new JsonReply(await host.state.graphql.planSubscription(graphqlRequest, message.session, execution));
     });
 
@@ -101,6 +121,8 @@ export const schemaActor: Actor = {
       pg_pool_total: pool.totalCount,
       pg_pool_idle: pool.idleCount,
       pg_pool_waiting: pool.waitingCount,
+      pg_share_waiting: share.waiting,
+      requests_in_flight: inFlight.size,
     }));
 
     return {

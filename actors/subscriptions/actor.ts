@@ -33,7 +33,7 @@ export const subscriptionsActor: Actor = {
   async start(context) {
     const { bus, config, log, instance } = context;
     const subjects = bus.subjects;
-    const pool = createPool(config.databaseUrl!, { max: config.pgConnections, applicationName: `service-graphql-subscriptions-${instance}` });
+    const pool = createPool(config.databaseUrl!, { max: config.pgConnections, applicationName: `service-graphql-subscriptions-${instance}`, statementTimeoutMs: config.statementTimeout * 1000, jit: config.pgJit });
     const fetcher = new CohortFetcher(pool);
     const deliver = (delivery: Delivery) => {
       bus.ask(subjects.edgeDeliver(instance), delivery, { requestId: Bus.newRequestId(), timeoutMs: config.busTimeoutMs }).catch((error: unknown) => {

@@ -33,7 +33,7 @@ export const triggersActor: Actor = {
   name: 'triggers',
   async start(context) {
     const { bus, config, log } = context;
-    const pool = createPool(config.databaseUrl!, { max: Math.min(config.pgConnections, 4), applicationName: `service-graphql-triggers-${context.instance}` });
+    const pool = createPool(config.databaseUrl!, { max: Math.min(config.pgConnections, 4), applicationName: `service-graphql-triggers-${context.instance}`, jit: config.pgJit });
     const store = new MetadataStore(pool);
     await store.setUp();
 

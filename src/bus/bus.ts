@@ -1,5 +1,6 @@
 import { connect, nuid, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
+import { errors } from '../errors/errors.js';
 import { Requester, type Reply } from './requester.js';
 import { Responder, type DoneCallback, type RequestHandler, type Served } from './responder.js';
 import { subjectsFor, type Subjects } from './subjects.js';
@@ -93,7 +94,7 @@ export class Bus {
     const servers = this.#localDelivery ? this.#local.get(subject) : undefined;
     if (servers !== undefined && servers.length > 0) {
       const server = servers[this.#nextLocal++ % servers.length]!;
-      return this.#responder.answerLocally(subject, options.requestId, message, server.handler, server.onDone);
+      return withinTimeout(this.#responder.answerLocally(subject, options.requestId, message, server.handler, server.onDone), subject, options.timeoutMs);
     }
     const payload = message instanceof Uint8Array ? message : encodeJson(message);
     return this.#requester.request(subject, payload, options);
@@ -178,4 +179,16 @@ export class Bus {
       }
     })();
   }
+}
+
+/**
+ * A local answer is bound by the same timeout as one over NATS: the caller is told at
+ * the same moment either way (the handler, left running, is the actor's to stop).
+ */
+function withinTimeout(answer: Promise<Reply>, subject: string, timeoutMs: number): Promise<Reply> {
+  let timer: NodeJS.Timeout | undefined;
+  const expiry = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(errors.busTimeout('$', subject, timeoutMs)), timeoutMs);
+  });
+  return Promise.race([answer, expiry]).finally(() => clearTimeout(timer));
 }

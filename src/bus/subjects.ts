@@ -63,6 +63,8 @@ export interface Subjects {
   readonly authResolve: string;
   /** broadcast: the schema actor committed a new metadata `resource_version`. */
   readonly metadataChanged: string;
+  /** broadcast: `{request_id}` nobody waits for any more (its client went away); whoever runs it stops. */
+  readonly requestCancel: string;
   /** request answered by every actor instance: who is alive, with what counters. */
   readonly monitorPing: string;
   /** broadcast: an actor instance's counters, every heartbeat interval. */
@@ -108,6 +110,7 @@ export function subjectsFor(prefix: string): Subjects {
     changesWanted: `${prefix}.changes.wanted`,
     authResolve: `${prefix}.auth.resolve`,
     metadataChanged: `${prefix}.metadata.changed`,
+    requestCancel: `${prefix}.requests.cancel`,
     monitorPing: `${prefix}.monitor.ping`,
     heartbeat: (actor, instance) => `${prefix}.monitor.heartbeat.${actor}.${instance}`,
     heartbeatAll: `${prefix}.monitor.heartbeat.>`,

@@ -10,6 +10,7 @@ import type { Logger } from '../log/logger.js';
 import { isAdmin, type Session } from '../session/session.js';
 import { ENGINE_VERSION } from '../version.js';
 import { flattenHeaders, readBody } from './body.js';
+import { cancelOnClose } from './cancel-on-close.js';
 import { sendBody, sendGraphqlError, sendPlain, sendQueryError, type Sent } from './respond.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -71,6 +72,7 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     try {
       const bytes = await readBody(request, deps.bodyLimit);
       const message = { headers: flattenHeaders(request), body: bytes.toString('utf8') };
+      cancelOnClose(response, bus, facts.requestId);
       const reply = await bus.ask(subjects.graphql, message, { requestId: facts.requestId, timeoutMs });
       facts.role = reply.meta[REPLY_META.role];
       // Remote servers' cookies, a JSON array in the reply's meta (compat-facts 7.2).

@@ -40,6 +40,8 @@ export function databaseError(error: unknown, statement: { sql: string; values: 
 function graphqlDatabaseError(sqlState: string | null, message: string): ServiceError {
   if (sqlState === null) return errors.postgresConnection('$');
   if (sqlState === '53300') return errors.postgresMaxConnections('$');
+  // The server's statement_timeout, the backstop behind the engine's own deadline.
+  if (sqlState === '57014') return errors.timeLimitExceeded('$');
   if (sqlState.startsWith('22')) return errors.dataException('$', message);
   if (sqlState.startsWith('23')) return errors.constraintViolation('$', CONSTRAINT_VIOLATIONS[sqlState] ?? 'Integrity constraint violation', message);
   return errors.databaseQueryFailed('$');

@@ -15,12 +15,24 @@ const types = {
   },
 } as pg.CustomTypesConfig;
 
-export function createPool(connectionString: string, options: { max: number; applicationName: string }): pg.Pool {
+export interface PoolOptions {
+  max: number;
+  applicationName: string;
+  /** The server's own bound on every statement (a backstop: the engine cancels sooner, engine-side). */
+  statementTimeoutMs?: number;
+  /** PostgreSQL's JIT; off unless asked, since it can compile one generated statement for minutes, deaf to cancel. */
+  jit?: boolean;
+}
+
+export function createPool(connectionString: string, options: PoolOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
     max: options.max,
     types,
     application_name: options.applicationName,
+    ...(options.statementTimeoutMs === undefined ? {} : { statement_timeout: options.statementTimeoutMs }),
+    // Setting `options` replaces PGOPTIONS, which operators use for their own settings: keep theirs.
+    ...(options.jit === true ? {} : { options: [process.env.PGOPTIONS, '-c jit=off'].filter((part) => part !== undefined && part !== '').join(' ') }),
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 10_000,
   });

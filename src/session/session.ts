@@ -39,6 +39,14 @@ export function withoutBackendOnlyClaim(session: Session): Session {
   return { role: session.role, variables };
 }
 
+/** One string per distinct session: its role and every session variable, in a stable order. */
+export function sessionKey(session: Session): string {
+  const names = Object.keys(session.variables).sort();
+  let key = session.role;
+  for (const name of names) key += `\u0000${name}\u0000${session.variables[name]}`;
+  return key;
+}
+
 /** A session for `role` with the given variables, lower-casing keys as Hasura does. */
 export function makeSession(role: string, variables: Record<string, string> = {}): Session {
   const lowered: Record<string, string> = {};

@@ -94,7 +94,7 @@ async function main(): Promise<void> {
     }
     printTable(['query', 'target', 'req/s', 'p50 ms', 'p99 ms', 'errors'], rows);
     process.stdout.write(`\nengine resident memory under load: peak ${peakRss} MiB\n`);
-    const build = await measureSchemaBuild(pool, 500);
+    const build = await measureSchemaBuild(pool, database.url, 500);
     process.stdout.write(`schema for ${build.tables} tracked tables: built in ${build.buildMs.toFixed(0)} ms (admin role), ${build.roleMs.toFixed(0)} ms more for a role with permissions\n`);
 
     process.stdout.write('\nauth path\n');

@@ -5,13 +5,14 @@ import { defaultSource, type Metadata, type TableEntry } from '../../src/metadat
 import { introspectCatalog } from '../../src/pg/catalog.js';
 import type { Pool } from '../../src/pg/pool.js';
 import { makeSession } from '../../src/session/session.js';
+import { testBoundedPool } from '../harness/bounded-pool.js';
 
 /**
  * Time to build the served schema for `count` tracked tables (8 columns each, an object
  * and an array relationship, a select permission for role `user`): the metadata check,
  * the engine build and the first request of a role, which builds that role's schema.
  */
-export async function measureSchemaBuild(pool: Pool, count: number): Promise<{ tables: number; buildMs: number; roleMs: number }> {
+export async function measureSchemaBuild(pool: Pool, connectionString: string, count: number): Promise<{ tables: number; buildMs: number; roleMs: number }> {
   const exists = await pool.query<{ n: string }>("select count(*) as n from pg_tables where schemaname = 'wide'");
   if (Number(exists.rows[0]!.n) !== count) {
     const statements = ['drop schema if exists wide cascade', 'create schema wide'];
@@ -33,7 +34,7 @@ export async function measureSchemaBuild(pool: Pool, count: number): Promise<{ t
   }
   const metadata: Metadata = normalizeMetadata({ version: 3, sources: [defaultSource(tables)] });
   const catalog = await introspectCatalog(pool);
-  const context = { db: pool, requestId: 'bench' };
+  const context = { db: testBoundedPool(pool, connectionString), requestId: 'bench' };
   const started = performance.now();
   const report = checkConsistency(metadata, catalog);
   const engine = buildGraphqlEngine(report.consistent, catalog);

@@ -7,6 +7,7 @@ import type { Metadata } from '../../src/metadata/types.js';
 import { introspectCatalog } from '../../src/pg/catalog.js';
 import type { Pool } from '../../src/pg/pool.js';
 import { makeSession } from '../../src/session/session.js';
+import { testBoundedPool } from '../harness/bounded-pool.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 
 /**
@@ -71,29 +72,27 @@ export async function setupGraphqlFixture(options: FixtureOptions = {}): Promise
       // Transaction control is not recorded: `statements` are the compiled ones.
       const control = /^(begin|commit|rollback)$/;
       const recording = {
-        query: async (config: QueryConfig) => {
-          statements.push({ text: config.text, values: config.values ?? [] });
-          if (options.rollback !== true) return database.pool.query(config);
-          // A statement that is its own transaction, undone.
-          const client = await database.pool.connect();
-          try {
-            await client.query('begin');
-            return await client.query(config);
-          } finally {
-            await client.query('rollback');
-            client.release();
-          }
-        },
         connect: async () => {
           const client = await database.pool.connect();
+          let inTransaction = false;
           return {
-            query: (config: QueryConfig | string) => {
-              if (typeof config === 'string' && control.test(config)) return client.query(options.rollback === true && config === 'commit' ? 'rollback' : config);
+            query: async (config: QueryConfig | string) => {
+              if (typeof config === 'string' && control.test(config)) {
+                inTransaction = config === 'begin';
+                return client.query(options.rollback === true && config === 'commit' ? 'rollback' : config);
+              }
               const query = typeof config === 'string' ? { text: config } : config;
               statements.push({ text: query.text, values: query.values ?? [] });
-              return client.query(query);
+              if (options.rollback !== true || inTransaction) return client.query(query);
+              // A statement that is its own transaction, undone.
+              await client.query('begin');
+              try {
+                return await client.query(query);
+              } finally {
+                await client.query('rollback');
+              }
             },
-            release: (error?: Error) => client.release(error),
+            release: (error?: Error | boolean) => client.release(error),
           };
         },
       } as unknown as Pool;
@@ -101,7 +100,7 @@ export async function setupGraphqlFixture(options: FixtureOptions = {}): Promise
       const bytes = await engine.execute(
         { query, variables: options.variables ?? null, operationName: options.operationName ?? null },
         session,
-        { db: recording, requestId: 'test' },
+        { db: testBoundedPool(recording, database.url), requestId: 'test' },
       );
       const text = new TextDecoder().decode(bytes);
       return { text, body: JSON.parse(text) as GraphqlRun['body'], statements };

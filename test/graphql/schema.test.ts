@@ -1,5 +1,6 @@
 import { getIntrospectionQuery, validateSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testBoundedPool } from '../harness/bounded-pool.js';
 import { setupGraphqlFixture, type GraphqlFixture } from './fixture.js';
 
 /** Each role's schema is a valid GraphQL schema, answers introspection without the database, and has Hasura's shape. */
@@ -13,7 +14,7 @@ afterAll(async () => {
 
 describe('role schemas', () => {
   it.each(['admin', 'user', 'anonymous', 'stranger'])('are valid and introspectable for %s', async (role) => {
-    expect(validateSchema(await fixture.engine.schemaFor(role, { db: fixture.database.pool, requestId: 'schema-test' }))).toEqual([]);
+    expect(validateSchema(await fixture.engine.schemaFor(role, { db: testBoundedPool(fixture.database.pool, fixture.database.url), requestId: 'schema-test' }))).toEqual([]);
     const run = await fixture.run(getIntrospectionQuery(), { role });
     expect(run.body.errors).toBeUndefined();
     expect(run.statements).toHaveLength(0);

@@ -2,8 +2,8 @@ import { getVariableValues, Kind, parse, validate, type FragmentDefinitionNode, 
 import type { Logger } from '../../../src/log/logger.js';
 import type { Metadata } from '../../../src/metadata/types.js';
 import type { Catalog } from '../../../src/pg/catalog.js';
-import type { Pool } from '../../../src/pg/pool.js';
-import { ADMIN_ROLE, isAdmin, usesBackendOnlyPermissions, type Session } from '../../../src/session/session.js';
+import { withBoundedClient, type BoundedPool, type RequestBounds } from '../../../src/pg/bounded-client.js';
+import { ADMIN_ROLE, isAdmin, sessionKey, usesBackendOnlyPermissions, type Session } from '../../../src/session/session.js';
 import { encodeText } from '../../../src/bus/wire.js';
 import { compileOperation } from '../sql/compile-operation.js';
 import { bindParams, type Placeholder } from '../sql/params.js';
@@ -39,8 +39,12 @@ export interface GraphqlRequest {
 }
 
 export interface ExecutionContext extends RemoteExecutionContext {
-  db: Pool;
+  db: BoundedPool;
   requestId: string;
+  /** Aborted (reason: a ServiceError) when nobody waits for the answer any more. */
+  signal?: AbortSignal;
+  /** When the request's time is up (`Date.now()` clock); the role's time limit may bring it closer. */
+  deadline?: number;
 }
 
 /** Serves GraphQL for every role from one metadata version and catalog. */
@@ -194,7 +198,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
       if (prepared.operation.operation === 'mutation') {
         const { access, writes } = runtime;
         const request = { model, access, writes, operation: prepared.operation, fragments: prepared.fragments, emitSessionMessage };
-        return executeMutation({ document: prepared, request, variables, session, db: context.db });
+        return executeMutation({ document: prepared, request, variables, session, db: context.db, bounds: boundsFor(session, context) });
       }
 
       let plan: CompiledPlan;
@@ -209,14 +213,27 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
         return refused;
       }
 
+      const statement = { name: plan.statementName, text: plan.sql, values };
       try {
-        const result = await context.db.query<{ data: string }>({ name: plan.statementName, text: plan.sql, values });
+        const result = await withBoundedClient(context.db, boundsFor(session, context), (client) => client.query<{ data: string }>(statement));
         // The data object is Postgres' JSON text, spliced in unparsed (ARCHITECTURE decision 4).
         return encodeText(`{"data":${result.rows[0]!.data}}`);
       } catch (error) {
-        return graphqlErrorBody([databaseError(error, { sql: plan.sql, values })], isAdmin(session));
+        // Out of time, or nobody waiting: the bounds' own error; anything else is the database's.
+        if (error instanceof ServiceError) return graphqlErrorBody([error]);
+        return graphqlErrorBody([databaseError(error, { sql: statement.text, values })], isAdmin(session));
       }
     },
+  };
+}
+
+/** The request's bounds: its deadline, its caller's signal, and whose share of the pool it takes. */
+function boundsFor(session: Session, context: ExecutionContext): RequestBounds {
+  return {
+    deadline: context.deadline ?? Number.POSITIVE_INFINITY,
+    timeUp: () => errors.timeLimitExceeded('$'),
+    holder: { role: session.role, session: sessionKey(session) },
+    ...(context.signal === undefined ? {} : { signal: context.signal }),
   };
 }
 

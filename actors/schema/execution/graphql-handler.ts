@@ -3,6 +3,7 @@ import { REPLY_META } from '../../../src/bus/wire.js';
 import { graphqlErrorBody } from '../../../src/errors/bodies.js';
 import { errors } from '../../../src/errors/errors.js';
 import { ServiceError } from '../../../src/errors/service-error.js';
+import type { BoundedPool } from '../../../src/pg/bounded-client.js';
 import type { Session } from '../../../src/session/session.js';
 import type { GraphqlRequest } from './engine.js';
 import type { SchemaHost } from '../host.js';
@@ -36,9 +37,20 @@ function checkRequest(item: unknown, path: string): GraphqlRequest {
 }
 
 export interface GraphqlHandlerOptions {
+  db: BoundedPool;
   timeoutMs: number;
+  /** The longest any request's statements may run (the server's statement timeout). */
+  statementTimeoutMs: number;
   /** An auth webhook in POST mode reads the GraphQL request too; nobody else needs it. */
   sendRequestToAuth: boolean;
+}
+
+/** Room left for the answer to reach the edge before the edge stops waiting for it. */
+const REPLY_MARGIN_MS = 250;
+
+/** The request's own time is up before the edge's bus timeout passes, so its caller hears why. */
+export function requestDeadline(received: number, options: { timeoutMs: number; statementTimeoutMs: number }): number {
+  return received + Math.min(options.statementTimeoutMs, Math.max(options.timeoutMs - REPLY_MARGIN_MS, options.timeoutMs / 2));
 }
 
 /**
@@ -46,7 +58,8 @@ export interface GraphqlHandlerOptions {
  * request of the body. Every failure is answered in the GraphQL envelope (the edge
  * always sends HTTP 200 on this route, compat-facts 1.2).
  */
-export async function handleGraphql(host: SchemaHost, bus: Bus, message: GraphqlMessage, requestId: string, options: GraphqlHandlerOptions): Promise<HandlerReply> {
+export async function handleGraphql(host: SchemaHost, bus: Bus, message: GraphqlMessage, requestId: string, signal: AbortSignal, options: GraphqlHandlerOptions): Promise<HandlerReply> {
+  const deadline = requestDeadline(Date.now(), options);
   try {
     const parsed = parseBody(message.body);
     const resolve = options.sendRequestToAuth ? { headers: message.headers, request: parsed } : { headers: message.headers };
@@ -54,7 +67,7 @@ export async function handleGraphql(host: SchemaHost, bus: Bus, message: Graphql
     const engine = host.state.graphql;
     // Remote servers' Set-Cookie headers go back to the client (compat-facts 7.2) through the reply's meta.
     const setCookies: string[] = [];
-    const context = { db: host.db, requestId, bus, headers: message.headers, timeoutMs: options.timeoutMs, setCookies };
+    const context = { db: options.db, requestId, bus, headers: message.headers, timeoutMs: options.timeoutMs, setCookies, signal, deadline };
     const meta: Record<string, string> = { [REPLY_META.role]: session.role };
     const reply = (body: Uint8Array): HandlerReply => ({ body, meta: setCookies.length === 0 ? meta : { ...meta, [REPLY_META.setCookie]: JSON.stringify(setCookies) } });
     if (!Array.isArray(parsed)) return reply(await engine.execute(parsed, session, context));

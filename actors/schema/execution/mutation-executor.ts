@@ -1,8 +1,9 @@
 import { encodeText } from '../../../src/bus/wire.js';
 import { graphqlErrorBody } from '../../../src/errors/bodies.js';
 import { errors } from '../../../src/errors/errors.js';
-import type { ServiceError } from '../../../src/errors/service-error.js';
-import type { Pool, PoolClient } from '../../../src/pg/pool.js';
+import { withBoundedClient, type BoundedPool, type RequestBounds } from '../../../src/pg/bounded-client.js';
+import type { PoolClient } from '../../../src/pg/pool.js';
+import { ServiceError } from '../../../src/errors/service-error.js';
 import { isAdmin, type Session } from '../../../src/session/session.js';
 import { compileMutation, type CompiledMutation, type MutationRequest } from '../sql/mutation.js';
 import type { MutationStep } from '../sql/mutation-plan.js';
@@ -20,7 +21,8 @@ export interface MutationExecution {
   request: Omit<MutationRequest, 'variables'>;
   variables: Record<string, unknown>;
   session: Session;
-  db: Pool;
+  db: BoundedPool;
+  bounds: RequestBounds;
 }
 
 /**
@@ -50,16 +52,15 @@ export async function executeMutation(execution: MutationExecution): Promise<Uin
   try {
     if (runs.length === 1 && !runs[0]!.step.checked && runs[0]!.step.failures.length === 0) {
       const { step, field } = runs[0]!;
-      const result = await runStep(execution.db, step, values(step), plan.fields[field]!.errorPath);
+      const result = await withBoundedClient(execution.db, execution.bounds, (client) => runStep(client, step, values(step), plan.fields[field]!.errorPath));
       if ('error' in result) return errorBody(result.error);
       answers[field]!.push(result.row.data as string);
     } else if (runs.length > 0) {
-      const client = await connect(execution.db);
-      if ('error' in client) return errorBody(client.error);
-      let failure: ServiceError | null = null;
-      try {
+      const failure = await withBoundedClient(execution.db, execution.bounds, async (client, stillWanted) => {
+        let failure: ServiceError | null = null;
         await client.query('begin');
         for (const { step, field } of runs) {
+          stillWanted();
           const errorPath = plan.fields[field]!.errorPath;
           const result = await runStep(client, step, values(step), errorPath);
           if ('error' in result) {
@@ -82,19 +83,17 @@ export async function executeMutation(execution: MutationExecution): Promise<Uin
           }
           answers[field]!.push(result.row.data as string);
         }
+        if (failure === null) stillWanted();
         await client.query(failure === null ? 'commit' : 'rollback');
-        client.release();
-      } catch (error) {
-        // The connection itself failed (a statement's own error is a `failure` above).
-        client.release(error as Error);
-        return errorBody(databaseError(error, { sql: 'commit', values: [] }));
-      }
+        return failure;
+      });
       if (failure !== null) return errorBody(failure);
     }
   } catch (error) {
-    const refused = compileErrorBody(error);
-    if (refused === null) throw error;
-    return refused;
+    // The request's bounds (its time is up), a session variable the binding missed, or the
+    // connection itself (a statement's own error is a `failure` above).
+    if (error instanceof ServiceError) return errorBody(error);
+    return errorBody(databaseError(error, { sql: 'begin', values: [] }));
   }
 
   // Postgres built each field's JSON; it is spliced in unparsed, as queries are.
@@ -117,19 +116,11 @@ function planOf(execution: MutationExecution): CompiledMutation {
 
 type StepResult = { row: Record<string, unknown> } | { error: ServiceError };
 
-async function runStep(db: Pool | PoolClient, step: MutationStep, values: unknown[], errorPath: string): Promise<StepResult> {
+async function runStep(db: PoolClient, step: MutationStep, values: unknown[], errorPath: string): Promise<StepResult> {
   try {
     const result = await db.query<Record<string, unknown>>({ name: step.name, text: step.sql, values });
     return { row: result.rows[0]! };
   } catch (error) {
     return { error: databaseError(error, { sql: step.sql, values }).atPath(errorPath) };
-  }
-}
-
-async function connect(db: Pool): Promise<PoolClient | { error: ServiceError }> {
-  try {
-    return await db.connect();
-  } catch (error) {
-    return { error: databaseError(error, { sql: 'begin', values: [] }) };
   }
 }

@@ -35,6 +35,8 @@ export const runSql: Operation<RunSqlArgs> = {
   async run(args, context) {
     const client = await context.transaction();
     if (args.read_only === true) await client.query('set transaction read only');
+    // Migrations may run long: the statement timeout bounds GraphQL requests, not an admin's SQL.
+    await client.query('set local statement_timeout = 0');
     let results: pg.QueryResult<unknown[]>[];
     try {
       // No values: the simple query protocol, which runs several statements at once.

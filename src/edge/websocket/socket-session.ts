@@ -4,6 +4,7 @@ import type { SubscriptionStart, SubscriptionStartReply } from '../../bus/messag
 import { SUBSCRIPTIONS_VERBS } from '../../bus/subjects.js';
 import { decodeText } from '../../bus/wire.js';
 import { graphqlErrorBody } from '../../errors/bodies.js';
+import { cancelRequest } from '../cancel-on-close.js';
 import { errors } from '../../errors/errors.js';
 import { ServiceError } from '../../errors/service-error.js';
 import type { Logger } from '../../log/logger.js';
@@ -54,6 +55,8 @@ export class SocketSession {
   #headers: Record<string, string>;
   readonly #deps: SocketSessionDeps;
   readonly #sinks = new Map<string, ResultSink>();
+  /** The queries and mutations being answered: operation id -> request id, to cancel them when the client stops waiting. */
+  readonly #asked = new Map<string, string>();
   #closed = false;
   #initialised: ((session: Session) => void) | null = null;
 
@@ -104,8 +107,13 @@ export class SocketSession {
     const options = { requestId: Bus.newRequestId(), timeoutMs: this.#deps.timeoutMs };
     if (operation !== 'subscription') {
       const body = JSON.stringify({ query: payload.query, variables: payload.variables ?? null, operationName: payload.operationName ?? null });
-      const reply = await bus.ask(bus.subjects.graphql, { headers: this.#headers, body }, options);
-      return { kind: 'answered', result: decodeText(reply.body) };
+      this.#asked.set(id, options.requestId);
+      try {
+        const reply = await bus.ask(bus.subjects.graphql, { headers: this.#headers, body }, options);
+        return { kind: 'answered', result: decodeText(reply.body) };
+      } finally {
+        this.#asked.delete(id);
+      }
     }
     this.#sinks.set(id, sink);
     const message: SubscriptionStart = { connection: this.connection, id, session, query: payload.query, variables: payload.variables ?? null, operationName: payload.operationName ?? null };
@@ -124,6 +132,8 @@ export class SocketSession {
 
   /** The client ended an operation. */
   stop(id: string): void {
+    const asked = this.#asked.get(id);
+    if (asked !== undefined) cancelRequest(this.#deps.bus, asked);
     if (!this.#sinks.delete(id)) return;
     const { bus } = this.#deps;
     bus.ask(bus.subjects.subscriptions(this.#deps.instance, SUBSCRIPTIONS_VERBS.stop), { connection: this.connection, id }, { requestId: Bus.newRequestId(), timeoutMs: this.#deps.timeoutMs }).catch((error: unknown) => {
@@ -146,6 +156,7 @@ export class SocketSession {
     if (this.#closed) return;
     this.#closed = true;
     this.#sinks.clear();
+    for (const requestId of this.#asked.values()) cancelRequest(this.#deps.bus, requestId);
     const { bus } = this.#deps;
     bus.ask(bus.subjects.subscriptions(this.#deps.instance, SUBSCRIPTIONS_VERBS.close), { connection: this.connection }, { requestId: Bus.newRequestId(), timeoutMs: this.#deps.timeoutMs }).catch((error: unknown) => {
       this.#deps.log.warn({ err: error }, 'a socket close did not reach the subscriptions actor');

@@ -1,0 +1,109 @@
+import type { Logger } from '../log/logger.js';
+import type { ServiceError } from '../errors/service-error.js';
+import { cancelBackend, terminateBackend } from './cancel.js';
+import type { FairShare, Holder } from './fair-share.js';
+import type { Pool, PoolClient } from './pool.js';
+
+/** How long a cancelled statement has to stop before its backend is terminated. */
+const CANCEL_GRACE_MS = 2_000;
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** What bounds the statements of one request. */
+export interface RequestBounds {
+  /** Aborted (with a ServiceError as its reason) when nobody waits for the answer any more. */
+  signal?: AbortSignal;
+  /** When the request's time is up (`Date.now()` clock), and what its caller is told then. */
+  deadline: number;
+  timeUp: () => ServiceError;
+  /** Whose request it is, for the pool's fair share; absent: not counted. */
+  holder?: Holder;
+}
+
+export interface BoundedPool {
+  pool: Pool;
+  share: FairShare;
+  connectionString: string;
+  log: Logger;
+}
+
+/**
+ * Runs `work` on one pooled connection within the request's bounds. When the time is up
+ * or the caller is gone, the statement running is cancelled at once (the protocol's
+ * cancel) and `work`'s caller gets the reason without waiting; the connection is
+ * discarded once the statement has stopped, so a late cancel can never hit another
+ * request's statement. A backend deaf to the cancel is terminated after a grace period.
+ * A cancel cannot stop what runs between statements: `work` calls `stillWanted` before
+ * each next statement (and before a commit), which throws once the request is over.
+ */
+export async function withBoundedClient<T>(db: BoundedPool, bounds: RequestBounds, work: (client: PoolClient, stillWanted: () => void) => Promise<T>): Promise<T> {
+  const early = bounds.signal?.aborted === true ? (bounds.signal.reason as ServiceError) : bounds.deadline <= Date.now() ? bounds.timeUp() : null;
+  if (early !== null) throw early;
+
+  let stopped: ServiceError | null = null;
+  let client: PoolClient | null = null;
+  let rejectStop: (error: ServiceError) => void = () => undefined;
+  const stopping = new Promise<never>((_, reject) => (rejectStop = reject));
+  stopping.catch(() => undefined);
+  const stop = (reason: ServiceError) => {
+    if (stopped !== null) return;
+    stopped = reason;
+    rejectStop(reason);
+  };
+  const remaining = bounds.deadline - Date.now();
+  // setTimeout takes a longer delay (or none at all) as 1 ms.
+  const timer = Number.isFinite(remaining) ? setTimeout(() => stop(bounds.timeUp()), Math.min(remaining, MAX_TIMER_MS)) : undefined;
+  const onAbort = () => stop(bounds.signal!.reason as ServiceError);
+  bounds.signal?.addEventListener('abort', onAbort, { once: true });
+
+  const place = bounds.holder === undefined ? null : db.share.enter(bounds.holder);
+  let running: Promise<T> | null = null;
+  try {
+    if (place !== null) await Promise.race([place.ready, stopping]);
+    const connecting = db.pool.connect();
+    try {
+      client = await Promise.race([connecting, stopping]);
+    } catch (error) {
+      // Stopped while waiting for the pool: the connection, when it comes, goes straight back.
+      if (stopped !== null) connecting.then((late) => late.release(), () => undefined);
+      throw error;
+    }
+    running = work(client, () => {
+      if (stopped !== null) throw stopped;
+    });
+    return await Promise.race([running, stopping]);
+  } finally {
+    clearTimeout(timer);
+    bounds.signal?.removeEventListener('abort', onAbort);
+    if (client !== null) {
+      if (stopped === null) {
+        place?.leave();
+        client.release();
+      } else {
+        void stopStatement(db, client, running, place);
+      }
+    } else {
+      place?.leave();
+    }
+  }
+}
+
+async function stopStatement(db: BoundedPool, client: PoolClient, running: Promise<unknown> | null, place: { leave(): void } | null): Promise<void> {
+  const settled = running === null ? Promise.resolve() : running.then(() => undefined, () => undefined);
+  try {
+    await cancelBackend(client);
+    let graceTimer: NodeJS.Timeout | undefined;
+    const heeded = await Promise.race([settled.then(() => true), new Promise<boolean>((resolve) => (graceTimer = setTimeout(() => resolve(false), CANCEL_GRACE_MS)))]);
+    clearTimeout(graceTimer);
+    if (!heeded) {
+      db.log.warn({ grace_ms: CANCEL_GRACE_MS }, 'a cancelled statement kept running; terminating its backend');
+      await terminateBackend(db.connectionString, client);
+      await settled;
+    }
+  } catch (error) {
+    db.log.warn({ err: error }, 'could not cancel a statement whose request was over');
+  } finally {
+    place?.leave();
+    client.release(true);
+  }
+}
