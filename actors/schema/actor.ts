@@ -1,8 +1,10 @@
+import type { KV } from '@nats-io/kv';
 import type { Actor } from '../../src/actor/actor.js';
 import { actorRequest } from '../../src/bus/actor-request.js';
 import { Bus, JsonReply } from '../../src/bus/bus.js';
 import type { RequestCancel } from '../../src/bus/messages/requests.js';
 import type { SubscriptionPlanRequest } from '../../src/bus/messages/subscriptions.js';
+import { ensureKv } from '../../src/bus/jetstream.js';
 import { encodeJson } from '../../src/bus/wire.js';
 import { MetadataStore } from '../../src/metadata/store.js';
 import { postgresUnavailable } from '../../src/pg/errors.js';
@@ -13,6 +15,7 @@ import { validate } from '../../src/schemas/validator.js';
 import type { Session } from '../../src/session/session.js';
 import { handleGraphql } from './execution/graphql-handler.js';
 import { InFlightRequests } from './execution/in-flight.js';
+import { RateLimiter } from './execution/rate-limiter.js';
 import { SchemaHost } from './host.js';
 import { probeRemoteSchemas } from './remote/probe.js';
 import { ensureSnapshotPointers } from './remote/snapshot-pointers.js';
@@ -26,6 +29,9 @@ interface MetadataChanged {
 function requestType(body: unknown): string | undefined {
   return typeof body === 'object' && body !== null && typeof (body as { type?: unknown }).type === 'string' ? (body as { type: string }).type : undefined;
 }
+
+/** A minute's rate limit counts are read during the next minute, and may go after that. */
+const RATE_COUNT_TTL_MS = 3 * 60_000;
 
 /** How often an instance checks the store for a change whose broadcast it may have missed. */
 const STALENESS_CHECK_MS = 10_000;
@@ -63,6 +69,12 @@ export const schemaActor: Actor = {
       }
     });
 
+    let counts: Promise<KV> | null = null;
+    const rateCounts = (): Promise<KV> => {
+      counts ??= ensureKv(bus.connection, subjects.rateLimitsBucket, { history: 1, ttl: RATE_COUNT_TTL_MS, replicas: config.eventsStreamReplicas });
+      counts.catch(() => (counts = null));
+      return counts;
+    };
     const share = new FairShare(config.pgConnections, { rolePercent: config.pgRoleShare, sessionPercent: config.pgSessionShare });
     const db: BoundedPool = { pool, share, connectionString: config.databaseUrl!, log };
     const graphqlOptions = {
@@ -70,6 +82,8 @@ export const schemaActor: Actor = {
       timeoutMs: config.busTimeoutMs,
       statementTimeoutMs: config.statementTimeout * 1000,
       sendRequestToAuth: config.authHook !== undefined && config.authHookMode === 'POST',
+      rateLimiter: new RateLimiter(rateCounts),
+      log,
     };
     const inFlight = new InFlightRequests();
     context.serve(subjects.graphql, async (request) => {

@@ -95,6 +95,8 @@ export interface Subjects {
   readonly invocationsAll: string;
   /** JetStream KV bucket `<p>_leases`: who reads the replication slot. */
   readonly leasesBucket: string;
+  /** JetStream KV bucket `<p>_rate_limits`: requests per client and minute, counted cluster-wide. */
+  readonly rateLimitsBucket: string;
 }
 
 export function subjectsFor(prefix: string): Subjects {
@@ -128,5 +130,6 @@ export function subjectsFor(prefix: string): Subjects {
     invocationsOf: (trigger) => `${prefix}.invocations.${trigger}`,
     invocationsAll: `${prefix}.invocations.>`,
     leasesBucket: `${prefix}_leases`,
+    rateLimitsBucket: `${prefix}_rate_limits`,
   };
 }

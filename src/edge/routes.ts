@@ -71,7 +71,7 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
   const graphql: RouteHandler = async (request, response, facts) => {
     try {
       const bytes = await readBody(request, deps.bodyLimit);
-      const message = { headers: flattenHeaders(request), body: bytes.toString('utf8') };
+      const message = { headers: flattenHeaders(request), body: bytes.toString('utf8'), client_address: request.socket.remoteAddress ?? '' };
       cancelOnClose(response, bus, facts.requestId);
       const reply = await bus.ask(subjects.graphql, message, { requestId: facts.requestId, timeoutMs });
       facts.role = reply.meta[REPLY_META.role];

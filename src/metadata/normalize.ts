@@ -1,3 +1,4 @@
+import { normalizeApiLimits } from './api-limits.js';
 import type { FunctionEntry, Metadata, RemoteSchemaEntry, SourceEntry, TableEntry } from './types.js';
 
 const TABLE_KEY_ORDER: (keyof TableEntry)[] = [
@@ -106,5 +107,7 @@ export function normalizeMetadata(metadata: Metadata): Metadata {
   if (metadata.remote_schemas !== undefined && metadata.remote_schemas.length > 0) {
     out.remote_schemas = metadata.remote_schemas.map(normalizeRemoteSchema).sort(byName);
   }
+  const limits = normalizeApiLimits(metadata.api_limits);
+  if (limits !== undefined) out.api_limits = limits;
   return out;
 }

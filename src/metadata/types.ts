@@ -159,10 +159,34 @@ export interface RemoteSchemaEntry {
   permissions?: { role: string; definition: { schema: string }; comment?: string }[];
 }
 
+/** One API limit: a value for every role, and values for some roles that replace it. */
+export interface Limit<T> {
+  global: T;
+  per_role: Record<string, T>;
+}
+
+export interface RateLimit {
+  max_reqs_per_min: number;
+  /** Counted per role and client IP, or per role and these session variables' values; absent: per role. */
+  unique_params?: 'IP' | string[];
+}
+
+/** Hasura's `api_limits` (set_api_limits): bounds on what one request, or one client per minute, may ask. */
+export interface ApiLimits {
+  disabled: boolean;
+  depth_limit?: Limit<number>;
+  node_limit?: Limit<number>;
+  /** Seconds. */
+  time_limit?: Limit<number>;
+  batch_limit?: Limit<number>;
+  rate_limit?: Limit<RateLimit>;
+}
+
 export interface Metadata {
   version: 3;
   sources: SourceEntry[];
   remote_schemas?: RemoteSchemaEntry[];
+  api_limits?: ApiLimits;
 }
 
 /** The engine serves one database: its own, the source named `default`. */

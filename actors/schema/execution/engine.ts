@@ -6,6 +6,7 @@ import { withBoundedClient, type BoundedPool, type RequestBounds } from '../../.
 import { ADMIN_ROLE, isAdmin, sessionKey, usesBackendOnlyPermissions, type Session } from '../../../src/session/session.js';
 import { encodeText } from '../../../src/bus/wire.js';
 import { compileOperation } from '../sql/compile-operation.js';
+import { operationLimitError, roleLimits } from './api-limits.js';
 import { bindParams, type Placeholder } from '../sql/params.js';
 import type { SubscriptionPlanReply } from '../../../src/bus/messages/subscriptions.js';
 import { decodeText } from '../../../src/bus/wire.js';
@@ -162,6 +163,8 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
     const runtime = found instanceof Promise ? await found : found;
     const prepared = preparedFor(runtime, request);
     if (prepared.kind === 'refused') return prepared.body;
+    const overLimit = operationLimitError(roleLimits(metadata.api_limits, session), prepared.operation, prepared.fragments);
+    if (overLimit !== null) return graphqlErrorBody([overLimit]);
     const definitions = prepared.operation.variableDefinitions ?? [];
     if (definitions.length === 0) return { runtime, prepared, variables: {} };
     const coerced = getVariableValues(runtime.schema, definitions, request.variables ?? {});

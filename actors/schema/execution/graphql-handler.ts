@@ -5,12 +5,16 @@ import { errors } from '../../../src/errors/errors.js';
 import { ServiceError } from '../../../src/errors/service-error.js';
 import type { BoundedPool } from '../../../src/pg/bounded-client.js';
 import type { Session } from '../../../src/session/session.js';
+import type { Logger } from '../../../src/log/logger.js';
+import { roleLimits, type RoleLimits } from './api-limits.js';
 import type { GraphqlRequest } from './engine.js';
+import { rateLimitedClient, type RateLimiter } from './rate-limiter.js';
 import type { SchemaHost } from '../host.js';
 
 interface GraphqlMessage {
   headers: Record<string, string>;
   body: string;
+  client_address?: string;
 }
 
 function parseBody(body: string): GraphqlRequest | GraphqlRequest[] {
@@ -43,6 +47,8 @@ export interface GraphqlHandlerOptions {
   statementTimeoutMs: number;
   /** An auth webhook in POST mode reads the GraphQL request too; nobody else needs it. */
   sendRequestToAuth: boolean;
+  rateLimiter: RateLimiter;
+  log: Logger;
 }
 
 /** Room left for the answer to reach the edge before the edge stops waiting for it. */
@@ -59,11 +65,14 @@ export function requestDeadline(received: number, options: { timeoutMs: number; 
  * always sends HTTP 200 on this route, compat-facts 1.2).
  */
 export async function handleGraphql(host: SchemaHost, bus: Bus, message: GraphqlMessage, requestId: string, signal: AbortSignal, options: GraphqlHandlerOptions): Promise<HandlerReply> {
-  const deadline = requestDeadline(Date.now(), options);
+  const received = Date.now();
   try {
     const parsed = parseBody(message.body);
     const resolve = options.sendRequestToAuth ? { headers: message.headers, request: parsed } : { headers: message.headers };
     const session = await bus.request<Session>(bus.subjects.authResolve, resolve, { requestId, timeoutMs: options.timeoutMs });
+    const limits = roleLimits(host.state.metadata.api_limits, session);
+    await admit(limits, session, message, Array.isArray(parsed) ? parsed.length : null, options);
+    const deadline = Math.min(requestDeadline(received, options), received + (limits.timeMs ?? Number.POSITIVE_INFINITY));
     const engine = host.state.graphql;
     // Remote servers' Set-Cookie headers go back to the client (compat-facts 7.2) through the reply's meta.
     const setCookies: string[] = [];
@@ -77,6 +86,23 @@ export async function handleGraphql(host: SchemaHost, bus: Bus, message: Graphql
     if (error instanceof ServiceError) return graphqlErrorBody([error]);
     throw error;
   }
+}
+
+/** Refuses a batch larger than the role's batch limit, and a client over its rate limit (each operation of a batch counts). */
+async function admit(limits: RoleLimits, session: Session, message: GraphqlMessage, batchSize: number | null, options: GraphqlHandlerOptions): Promise<void> {
+  if (batchSize !== null && limits.batch !== undefined && batchSize > limits.batch) throw errors.batchLimitExceeded('$');
+  const rate = limits.rate;
+  if (rate === undefined) return;
+  const client = rateLimitedClient(rate, session, message.headers, message.client_address ?? '');
+  let admitted: boolean;
+  try {
+    admitted = await options.rateLimiter.admit(client, rate.max_reqs_per_min, batchSize ?? 1);
+  } catch (error) {
+    // The counts live in JetStream: while it cannot be reached, requests are served uncounted rather than refused.
+    options.log.warn({ err: error }, 'rate limit counts unavailable; request admitted uncounted');
+    return;
+  }
+  if (!admitted) throw errors.rateLimitExceeded('$', rate.max_reqs_per_min);
 }
 
 /** Builds `[a,b,...]` from already-encoded JSON parts, without re-parsing them. */

@@ -1,4 +1,5 @@
 import { errors } from '../../../src/errors/errors.js';
+import { checkApiLimits } from '../../../src/metadata/api-limits.js';
 import { normalizeMetadata } from '../../../src/metadata/normalize.js';
 import { fromVersion2, isVersion2 } from '../../../src/metadata/version2.js';
 import { DEFAULT_SOURCE, emptyMetadata, type Metadata } from '../../../src/metadata/types.js';
@@ -16,12 +17,13 @@ function consistencyReport(inconsistencies: readonly InconsistentObject[]): Reco
     : { is_consistent: false, inconsistent_objects: inconsistencies };
 }
 
-function checkSources(metadata: Metadata, context: OperationContext): Metadata {
+function checkReplacement(metadata: Metadata, context: OperationContext): Metadata {
   metadata.sources.forEach((source, index) => {
     if (source.name !== DEFAULT_SOURCE) {
       throw errors.notSupported(`${context.argsPath}.sources[${index}].name`, `only the source named "${DEFAULT_SOURCE}" (the engine's own database) is supported; got ${JSON.stringify(source.name)}`);
     }
   });
+  checkApiLimits(metadata.api_limits, `${context.argsPath}.api_limits`);
   if (metadata.sources.length === 0) return { ...metadata, sources: emptyMetadata().sources };
   return metadata;
 }
@@ -53,7 +55,7 @@ export const replaceMetadata: Operation<Metadata> = {
   argsSchema: 'query/replace_metadata',
   upgradeArgs: upgradeMetadata,
   async run(args, context) {
-    const metadata = checkSources(args, context);
+    const metadata = checkReplacement(args, context);
     await refreshRemoteSnapshots(context, remotesToIntrospect(context, metadata));
     await syncEventCapture(context, metadata);
     return { response: SUCCESS, metadata, consistency: 'none-at-all' };
@@ -67,7 +69,7 @@ export const replaceMetadataV2: Operation<{ allow_inconsistent_metadata?: boolea
   upgradeArgs: (args) =>
     typeof args === 'object' && args !== null && 'metadata' in args ? { ...args, metadata: upgradeMetadata(args.metadata) } : args,
   async run(args, context) {
-    const metadata = normalizeMetadata(checkSources(args.metadata, { ...context, argsPath: `${context.argsPath}.metadata` }));
+    const metadata = normalizeMetadata(checkReplacement(args.metadata, { ...context, argsPath: `${context.argsPath}.metadata` }));
     await refreshRemoteSnapshots(context, remotesToIntrospect(context, metadata));
     await syncEventCapture(context, metadata);
     const report = await context.check(metadata, await context.reloadCatalog());

@@ -9,6 +9,7 @@ import {
   replaceMetadata,
   replaceMetadataV2,
 } from './metadata-ops.js';
+import { removeApiLimits, setApiLimits } from './api-limits.js';
 import { addComputedField, dropComputedField } from './computed-fields.js';
 import { EVENT_TRIGGER_OPERATIONS } from './event-triggers.js';
 import { createFunctionPermission, dropFunctionPermission, setFunctionCustomization, trackFunction, trackFunctionV2, untrackFunction } from './functions.js';
@@ -57,6 +58,8 @@ const OPERATIONS: readonly Operation<never>[] = [
   dropFunctionPermission,
   addComputedField,
   dropComputedField,
+  setApiLimits,
+  removeApiLimits,
 ] as Operation<never>[];
 
 const byKey = new Map(OPERATIONS.map((operation) => [`${operation.type}@${operation.version ?? 1}`, operation]));

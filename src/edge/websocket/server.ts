@@ -53,7 +53,7 @@ export function attachWebSockets(server: Server, deps: WebSocketEdgeDeps): { soc
     const connection = `c${++nextConnection}`;
     const handshakeHeaders = flattenHeaders(request);
     for (const name of ['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-protocol', 'upgrade', 'connection']) delete handshakeHeaders[name];
-    const session = new SocketSession({ bus, instance: deps.instance, connection, handshakeHeaders, timeoutMs: config.busTimeoutMs, log });
+    const session = new SocketSession({ bus, instance: deps.instance, connection, handshakeHeaders, clientAddress: request.socket.remoteAddress ?? '', timeoutMs: config.busTimeoutMs, log });
     sessions.set(connection, session);
     socket.once('close', () => sessions.delete(connection));
     const common = { keepAliveMs: config.websocketKeepalive * 1000, maxBufferedBytes: config.websocketMaxBufferedBytes, log };

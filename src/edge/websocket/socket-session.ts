@@ -39,6 +39,8 @@ export interface SocketSessionDeps {
   connection: string;
   /** The upgrade request's headers (lower-case names). */
   handshakeHeaders: Record<string, string>;
+  /** The client's socket address, for rate limits by IP. */
+  clientAddress: string;
   timeoutMs: number;
   log: Logger;
 }
@@ -109,7 +111,7 @@ export class SocketSession {
       const body = JSON.stringify({ query: payload.query, variables: payload.variables ?? null, operationName: payload.operationName ?? null });
       this.#asked.set(id, options.requestId);
       try {
-        const reply = await bus.ask(bus.subjects.graphql, { headers: this.#headers, body }, options);
+        const reply = await bus.ask(bus.subjects.graphql, { headers: this.#headers, body, client_address: this.#deps.clientAddress }, options);
         return { kind: 'answered', result: decodeText(reply.body) };
       } finally {
         this.#asked.delete(id);
