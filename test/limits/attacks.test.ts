@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../harness/database.js';
+import { startTestEngine, type TestEngine } from '../harness/engine.js';
+
+/**
+ * The attacks of issue 14, on tiny data, as a non-admin role with no API limits set: what
+ * bounds them is the engine's defaults alone (jit off, the statement deadline, cancel).
+ * Before, 250 aliases ran 37.6 s inside JIT compilation, and a 248-byte fan-out query ran
+ * on for minutes after its client had gone while the engine buffered 400 MB for nobody.
+ */
+let database: TestDatabase;
+let engine: TestEngine;
+
+const SETUP_SQL = `
+  create table users (id integer primary key, name text not null);
+  create table articles (id integer primary key, author_id integer not null references users(id), title text not null);
+  create table comments (id integer primary key, article_id integer not null references articles(id), body text not null);
+  insert into users select g, 'user ' || g from generate_series(1, 30) g;
+  insert into articles select g, 1 + g % 30, 'article ' || g from generate_series(1, 300) g;
+  insert into comments select g, 1 + g % 300, 'comment ' || g from generate_series(1, 600) g;
+`;
+
+const reader = { 'x-service-role': 'reader' };
+
+/** The engine's statements now running on this database. */
+async function runningStatements(): Promise<number> {
+  const found = await database.sql(
+    "select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name like 'service-graphql-schema-%' and state = 'active'",
+  );
+  return (found.rows[0] as { n: number }).n;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await database.sql(SETUP_SQL);
+  engine = await startTestEngine({ databaseUrl: database.url, env: { SERVICE_GRAPHQL_STATEMENT_TIMEOUT: '3' } });
+  const all = (table: string, columns: string[]) => ({ type: 'create_select_permission', args: { table, role: 'reader', permission: { columns, filter: {} } } });
+  const setup = await engine.query({
+    type: 'bulk',
+    args: [
+      ...['users', 'articles', 'comments'].map((table) => ({ type: 'track_table', args: { table } })),
+      { type: 'create_object_relationship', args: { table: 'articles', name: 'author', using: { foreign_key_constraint_on: 'author_id' } } },
+      { type: 'create_array_relationship', args: { table: 'users', name: 'articles', using: { foreign_key_constraint_on: { table: 'articles', column: 'author_id' } } } },
+      { type: 'create_object_relationship', args: { table: 'comments', name: 'article', using: { foreign_key_constraint_on: 'article_id' } } },
+      all('users', ['id', 'name']),
+      all('articles', ['id', 'title']),
+      all('comments', ['id', 'body']),
+    ],
+  });
+  expect(setup.json).toEqual(Array(9).fill({ message: 'success' }));
+});
+
+afterAll(async () => {
+  await engine?.stop();
+  await database?.drop();
+});
+
+describe('an alias flood', () => {
+  it('is answered within the statement timeout: no JIT compilation of the one large statement', async () => {
+    const aliases = Array.from({ length: 250 }, (_, index) => `a${index}: comments(limit: 1) { article { author { articles(limit: 1) { id } } } }`);
+    const answer = await engine.graphql({ query: `{ ${aliases.join(' ')} }` }, reader);
+    expect(answer.json.errors).toBeUndefined();
+    expect(Object.keys(answer.json.data)).toHaveLength(250);
+  });
+});
+
+describe('a fan-out query nine levels deep', () => {
+  it('is cancelled when its time is up: the backend stops and no result is buffered', async () => {
+    const deep = '{ users { articles { author { articles { author { articles { author { articles { author { articles { id title } } } } } } } } } } }';
+    const rssBefore = process.memoryUsage().rss;
+    const answer = await engine.graphql({ query: deep }, reader);
+    expect(answer.json).toEqual({ errors: [{ message: 'operation timed out', extensions: { path: '$', code: 'time-limit-exceeded' } }] });
+    expect(await runningStatements()).toBe(0);
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 1024 * 1024);
+  });
+});
