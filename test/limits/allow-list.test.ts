@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { startTestEngine, type TestEngine } from '../harness/engine.js';
-import { modernClient } from '../subscriptions/clients.js';
+import { legacyClient, modernClient } from '../subscriptions/clients.js';
 
 /**
  * Query collections and the allowlist (Hasura's QueryCollection.hs, Allowlist.hs and
@@ -302,6 +302,20 @@ describe('with SERVICE_GRAPHQL_ENABLE_ALLOWLIST', () => {
     } finally {
       await editor.close();
       await user.close();
+    }
+  });
+
+  it("holds on Apollo's legacy protocol too", async () => {
+    const user = legacyClient(engine.url, as('user'));
+    try {
+      expect(await user.connected).toBeNull();
+      const refusedWatch = user.subscribe(WATCH_AUTHORS);
+      await refusedWatch.waitFor(1);
+      // subscriptions-transport-ws hands the client the payload of Hasura's `error` frame: one error.
+      expect(refusedWatch.error).toEqual(NOT_ALLOWED.errors[0]);
+      expect((await user.subscribe(AUTHORS).waitFor(1))[0]).toEqual({ data: { author: [{ id: 1, name: 'Ann' }, { id: 2, name: 'Bob' }] } });
+    } finally {
+      user.close();
     }
   });
 });
