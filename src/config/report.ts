@@ -25,7 +25,7 @@ export function configReport(config: Config, version: string): Record<string, un
       ...(claimsMap === undefined ? {} : { claims_map: claimsMap }),
     };
   }
-  report.is_allow_list_enabled = false;
+  report.is_allow_list_enabled = config.enableAllowlist;
   report.live_queries = { batch_size: config.liveQueriesBatchSize, refetch_delay: config.liveQueriesRefetchDelay };
   report.streaming_queries = { batch_size: config.streamingQueriesBatchSize, refetch_delay: config.streamingQueriesRefetchDelay };
   report.console_assets_dir = null;

@@ -57,6 +57,7 @@ export const errors = {
   remoteSchemaConflicts: define('remote-schema-conflicts', 400, (field: string) => `node ${field} already exists in current graphql schema`),
   alreadyUntracked: define('already-untracked', 400, (what: string) => what),
   dependencyError: define('dependency-error', 400, (what: string) => what),
+  entryNotFound: define('not-found', 400, (what: string) => what),
   inconsistentMetadata: define('unexpected', 400, () => 'cannot continue due to inconsistent metadata'),
   eventBusy: define('busy', 400, () => 'event is already being processed'),
   metadataConflict: define('conflict', 409, () => 'the metadata was changed by another request at the same time; retry the operation'),
@@ -85,6 +86,9 @@ export const errors = {
   subscriptionRootFields: define('validation-failed', 400, () => 'subscriptions must select one top level field'),
   subscriptionIntrospection: define('not-supported', 400, () => 'Introspection at root field level is not supported over subscriptions'),
   notASubscription: define('validation-failed', 400, (operationType: string) => `expected a subscription, found a ${operationType}`),
+  // Allow lists and introspection control (Hasura's Execute.hs and its Pro introspection check)
+  queryNotAllowed: define('validation-failed', 400, () => 'query is not allowed'),
+  introspectionDisabled: define('access-denied', 401, () => 'Introspection disabled'),
   variableRequired: define('validation-failed', 400, (variable: string) => `expecting a value for non-nullable variable: ${quote(variable)}`),
 
   // Bounded work: API limits and the statement time limit (issue 14). Hasura keeps these in

@@ -1,5 +1,5 @@
 import { normalizeApiLimits } from './api-limits.js';
-import type { FunctionEntry, Metadata, RemoteSchemaEntry, SourceEntry, TableEntry } from './types.js';
+import type { AllowlistEntry, FunctionEntry, Metadata, QueryCollectionEntry, RemoteSchemaEntry, SourceEntry, TableEntry } from './types.js';
 
 const TABLE_KEY_ORDER: (keyof TableEntry)[] = [
   'table',
@@ -97,10 +97,24 @@ function normalizeRemoteSchema(entry: RemoteSchemaEntry): RemoteSchemaEntry {
   return out;
 }
 
+/** Query collection entry (compat-facts 3.2, Hasura's export): `name`, `definition`, `comment`?; queries keep their order. */
+function normalizeQueryCollection(entry: QueryCollectionEntry): QueryCollectionEntry {
+  const out: QueryCollectionEntry = { name: entry.name, definition: { queries: entry.definition.queries.map(({ name, query }) => ({ name, query })) } };
+  if (entry.comment !== undefined && entry.comment !== null) out.comment = entry.comment;
+  return out;
+}
+
+/** An allowlist entry always shows its scope, global when none was given (Hasura's `AllowlistEntry` encoding). */
+function normalizeAllowlistEntry(entry: AllowlistEntry): AllowlistEntry {
+  const scope = entry.scope === undefined || entry.scope.global ? { global: true } : { global: false, roles: entry.scope.roles ?? [] };
+  return { collection: entry.collection, scope };
+}
+
 /**
  * Puts metadata in its export form (compat-facts 3.2): tables, relationships,
- * permissions and remote schemas sorted by name, keys in Hasura's order, and empty lists
- * left out. Every stored metadata object is normalised, so exports are stable.
+ * permissions, remote schemas, query collections and allowlist entries sorted by name, keys
+ * in Hasura's order (query_collections, allowlist, then graphql_schema_introspection), and
+ * empty lists and options left out. Every stored metadata object is normalised, so exports are stable.
  */
 export function normalizeMetadata(metadata: Metadata): Metadata {
   const out: Metadata = { version: 3, sources: metadata.sources.map(normalizeSource).sort(byName) };
@@ -109,5 +123,13 @@ export function normalizeMetadata(metadata: Metadata): Metadata {
   }
   const limits = normalizeApiLimits(metadata.api_limits);
   if (limits !== undefined) out.api_limits = limits;
+  if (metadata.query_collections !== undefined && metadata.query_collections.length > 0) {
+    out.query_collections = metadata.query_collections.map(normalizeQueryCollection).sort(byName);
+  }
+  if (metadata.allowlist !== undefined && metadata.allowlist.length > 0) {
+    out.allowlist = metadata.allowlist.map(normalizeAllowlistEntry).sort((a, b) => compare(a.collection, b.collection));
+  }
+  const disabled = metadata.graphql_schema_introspection?.disabled_for_roles ?? [];
+  if (disabled.length > 0) out.graphql_schema_introspection = { disabled_for_roles: [...new Set(disabled)].sort(compare) };
   return out;
 }

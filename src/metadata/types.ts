@@ -182,11 +182,45 @@ export interface ApiLimits {
   rate_limit?: Limit<RateLimit>;
 }
 
+/** A named GraphQL document that an allowlist entry may admit (Hasura's `ListedQuery`). */
+export interface ListedQuery {
+  name: string;
+  query: string;
+}
+
+export interface QueryCollectionEntry {
+  name: string;
+  definition: { queries: ListedQuery[] };
+  comment?: string | null;
+}
+
+/**
+ * Who an allowlisted collection admits: every role (`global: true`, no roles), or the roles
+ * listed (`global: false`, at least one, each once); the operations check that shape.
+ */
+export interface AllowlistScope {
+  global: boolean;
+  roles?: string[];
+}
+
+export interface AllowlistEntry {
+  collection: string;
+  /** Omitted in input means global; the normal form always carries it, as Hasura's export does. */
+  scope?: AllowlistScope;
+}
+
+export interface IntrospectionOptions {
+  disabled_for_roles: string[];
+}
+
 export interface Metadata {
   version: 3;
   sources: SourceEntry[];
   remote_schemas?: RemoteSchemaEntry[];
   api_limits?: ApiLimits;
+  query_collections?: QueryCollectionEntry[];
+  allowlist?: AllowlistEntry[];
+  graphql_schema_introspection?: IntrospectionOptions;
 }
 
 /** The engine serves one database: its own, the source named `default`. */

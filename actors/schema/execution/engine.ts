@@ -31,6 +31,7 @@ import { REMOTE_VERBS } from '../../../src/bus/subjects.js';
 import { RoleRemoteSources } from '../models/remote-access.js';
 import { mergeRemoteView, type RemoteRoutes } from '../graphql/remote-merge.js';
 import { executeIfRemote, unservedOperation, type RemoteExecutionContext } from './remote-routing.js';
+import { admissionFor } from './admission.js';
 
 /** One GraphQL request of a (possibly batched) POST /v1/graphql body. */
 export interface GraphqlRequest {
@@ -67,6 +68,8 @@ export interface GraphqlEngineOptions {
   log?: Logger;
   /** The metadata version the engine serves, which subscription plans carry. */
   resourceVersion?: number;
+  /** SERVICE_GRAPHQL_ENABLE_ALLOWLIST (default false). */
+  enableAllowlist?: boolean;
 }
 
 interface RoleRuntime {
@@ -91,6 +94,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
   const remotes = RoleRemoteSources.from(metadata, catalog);
   const roles = new Map<string, RoleRuntime | Promise<RoleRuntime>>();
   const documents = new LruCache<PreparedDocument>(options.planCacheSize ?? 1000);
+  const admission = admissionFor(metadata, options);
 
   // Roles named in no permission all see the placeholder schema; they share one runtime
   // so that arbitrary role names cannot each cost a schema.
@@ -159,12 +163,16 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
 
   /** The role's runtime and the request's prepared document and variables, or the body refusing it. */
   const ready = async (request: GraphqlRequest, session: Session, context: ExecutionContext) => {
+    const refused = admission.admit(request.query, session);
+    if (refused !== null) return refused;
     const found = runtimeFor(session.role, usesBackendOnlyPermissions(session), context);
     const runtime = found instanceof Promise ? await found : found;
     const prepared = preparedFor(runtime, request);
     if (prepared.kind === 'refused') return prepared.body;
     const overLimit = operationLimitError(roleLimits(metadata.api_limits, session), prepared.operation, prepared.fragments);
     if (overLimit !== null) return graphqlErrorBody([overLimit]);
+    const introspection = admission.introspection(prepared.operation, prepared.fragments, session);
+    if (introspection !== null) return introspection;
     const definitions = prepared.operation.variableDefinitions ?? [];
     if (definitions.length === 0) return { runtime, prepared, variables: {} };
     const coerced = getVariableValues(runtime.schema, definitions, request.variables ?? {});

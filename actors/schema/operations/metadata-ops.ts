@@ -4,6 +4,7 @@ import { normalizeMetadata } from '../../../src/metadata/normalize.js';
 import { fromVersion2, isVersion2 } from '../../../src/metadata/version2.js';
 import { DEFAULT_SOURCE, emptyMetadata, type Metadata } from '../../../src/metadata/types.js';
 import type { InconsistentObject } from '../consistency/inconsistency.js';
+import { checkCollectionsAndAllowlist } from './collection-rules.js';
 import { syncEventCapture } from './event-triggers.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
 import { refreshRemoteSnapshots, remotesToIntrospect, remotesToReload } from './remote-schemas.js';
@@ -56,6 +57,7 @@ export const replaceMetadata: Operation<Metadata> = {
   upgradeArgs: upgradeMetadata,
   async run(args, context) {
     const metadata = checkReplacement(args, context);
+    checkCollectionsAndAllowlist(metadata, context.argsPath);
     await refreshRemoteSnapshots(context, remotesToIntrospect(context, metadata));
     await syncEventCapture(context, metadata);
     return { response: SUCCESS, metadata, consistency: 'none-at-all' };
@@ -69,7 +71,9 @@ export const replaceMetadataV2: Operation<{ allow_inconsistent_metadata?: boolea
   upgradeArgs: (args) =>
     typeof args === 'object' && args !== null && 'metadata' in args ? { ...args, metadata: upgradeMetadata(args.metadata) } : args,
   async run(args, context) {
-    const metadata = normalizeMetadata(checkReplacement(args.metadata, { ...context, argsPath: `${context.argsPath}.metadata` }));
+    const metadataPath = `${context.argsPath}.metadata`;
+    checkCollectionsAndAllowlist(args.metadata, metadataPath);
+    const metadata = normalizeMetadata(checkReplacement(args.metadata, { ...context, argsPath: metadataPath }));
     await refreshRemoteSnapshots(context, remotesToIntrospect(context, metadata));
     await syncEventCapture(context, metadata);
     const report = await context.check(metadata, await context.reloadCatalog());

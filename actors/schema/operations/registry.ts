@@ -10,12 +10,15 @@ import {
   replaceMetadataV2,
 } from './metadata-ops.js';
 import { removeApiLimits, setApiLimits } from './api-limits.js';
+import { ALLOWLIST_OPERATIONS } from './allowlist.js';
 import { addComputedField, dropComputedField } from './computed-fields.js';
 import { EVENT_TRIGGER_OPERATIONS } from './event-triggers.js';
 import { createFunctionPermission, dropFunctionPermission, setFunctionCustomization, trackFunction, trackFunctionV2, untrackFunction } from './functions.js';
+import { setGraphqlSchemaIntrospectionOptions } from './introspection-options.js';
 import type { Operation } from './operation.js';
 import { createSelectPermission, dropSelectPermission } from './permissions.js';
 import { createDeletePermission, createInsertPermission, createUpdatePermission, dropDeletePermission, dropInsertPermission, dropUpdatePermission } from './permissions-write.js';
+import { QUERY_COLLECTION_OPERATIONS } from './query-collections.js';
 import { REMOTE_SCHEMA_OPERATIONS } from './remote-schemas.js';
 import { createArrayRelationship, createObjectRelationship, dropRelationship, renameRelationship } from './relationships.js';
 import { runSql } from './run-sql.js';
@@ -60,6 +63,9 @@ const OPERATIONS: readonly Operation<never>[] = [
   dropComputedField,
   setApiLimits,
   removeApiLimits,
+  ...QUERY_COLLECTION_OPERATIONS,
+  ...ALLOWLIST_OPERATIONS,
+  setGraphqlSchemaIntrospectionOptions,
 ] as Operation<never>[];
 
 const byKey = new Map(OPERATIONS.map((operation) => [`${operation.type}@${operation.version ?? 1}`, operation]));
