@@ -10,6 +10,7 @@ import type { Logger } from '../log/logger.js';
 import { isAdmin, type Session } from '../session/session.js';
 import { ENGINE_VERSION } from '../version.js';
 import { flattenHeaders, readBody } from './body.js';
+import { createCors } from './cors.js';
 import { sendBody, sendGraphqlError, sendPlain, sendQueryError, type Sent } from './respond.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -126,6 +127,7 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     if (enabled.length > 0) served.set(path, new Map(enabled.map((route) => [route.method, route.handle])));
   }
 
+  const cors = createCors(config);
   const logRequests = deps.log.isLevelEnabled('info');
   return async (request, response) => {
     const facts: RequestFacts = { requestId: headerValue(request, 'x-request-id') ?? Bus.newRequestId() };
@@ -135,10 +137,13 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     const path = query === -1 ? url : url.slice(0, query);
     const methods = served.get(path);
     const handle = methods?.get(request.method ?? '');
-    let sent: Sent;
-    if (handle !== undefined) sent = await handle(request, response, facts);
-    else if (methods !== undefined) sent = sendQueryError(response, errors.methodNotAllowed('$', request.method ?? ''), false);
-    else sent = sendQueryError(response, errors.notFound('$'), false);
+    // A preflight or a refused origin is answered before any route.
+    let sent = cors.http(request, response);
+    if (sent === undefined) {
+      if (handle !== undefined) sent = await handle(request, response, facts);
+      else if (methods !== undefined) sent = sendQueryError(response, errors.methodNotAllowed('$', request.method ?? ''), false);
+      else sent = sendQueryError(response, errors.notFound('$'), false);
+    }
     if (logRequests) {
       deps.log.info(
         { method: request.method, path, status: sent.status, ms: Math.round((performance.now() - started) * 100) / 100, role: facts.role, operation: facts.operation, requestId: facts.requestId },

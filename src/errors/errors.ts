@@ -33,6 +33,8 @@ export const errors = {
   adminSecretRequired: define('access-denied', 401, () => 'x-service-admin-secret/x-service-access-key required, but not found'),
   invalidAdminSecret: define('access-denied', 401, () => 'invalid x-service-admin-secret/x-service-access-key'),
   adminOnly: define('access-denied', 400, () => 'restricted access : admin only'),
+  // Hasura's text (WebSocket onConn); 403 here on HTTP and WebSocket alike (edge/cors.ts)
+  corsOriginDenied: define('access-denied', 403, () => 'received origin header does not match configured CORS domains'),
 
   // JWT and auth webhook (compat-facts 5.3; the webhook's texts are Hasura's WebHook.hs)
   jwtMissingHeader: define('invalid-headers', 400, (header: string) => `Missing ${header} header in JWT authentication mode`),
