@@ -1,4 +1,5 @@
 import { errors } from '../../../src/errors/errors.js';
+import { refuseDuplicateDeclarations } from '../../../src/metadata/duplicates.js';
 import { normalizeMetadata } from '../../../src/metadata/normalize.js';
 import { fromVersion2, isVersion2 } from '../../../src/metadata/version2.js';
 import { DEFAULT_SOURCE, emptyMetadata, type Metadata } from '../../../src/metadata/types.js';
@@ -53,6 +54,7 @@ export const replaceMetadata: Operation<Metadata> = {
   argsSchema: 'query/replace_metadata',
   upgradeArgs: upgradeMetadata,
   async run(args, context) {
+    refuseDuplicateDeclarations(args, context.argsPath);
     const metadata = checkSources(args, context);
     await refreshRemoteSnapshots(context, remotesToIntrospect(context, metadata));
     await syncEventCapture(context, metadata);
@@ -67,6 +69,7 @@ export const replaceMetadataV2: Operation<{ allow_inconsistent_metadata?: boolea
   upgradeArgs: (args) =>
     typeof args === 'object' && args !== null && 'metadata' in args ? { ...args, metadata: upgradeMetadata(args.metadata) } : args,
   async run(args, context) {
+    refuseDuplicateDeclarations(args.metadata, `${context.argsPath}.metadata`);
     const metadata = normalizeMetadata(checkSources(args.metadata, { ...context, argsPath: `${context.argsPath}.metadata` }));
     await refreshRemoteSnapshots(context, remotesToIntrospect(context, metadata));
     await syncEventCapture(context, metadata);
