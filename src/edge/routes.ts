@@ -5,6 +5,7 @@ import type { Config } from '../config/load.js';
 import type { ApiName } from '../config/options.js';
 import { configReport } from '../config/report.js';
 import { errors } from '../errors/errors.js';
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../json/nesting.js';
 import { ServiceError } from '../errors/service-error.js';
 import type { Logger } from '../log/logger.js';
 import { isAdmin, type Session } from '../session/session.js';
@@ -155,8 +156,10 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
 }
 
 function parseJson(bytes: Buffer): unknown {
+  const text = bytes.toString('utf8');
+  if (jsonTextTooDeep(text)) throw errors.jsonTooDeep('$', MAX_JSON_DEPTH);
   try {
-    return JSON.parse(bytes.toString('utf8'));
+    return JSON.parse(text);
   } catch (error) {
     throw errors.invalidJson('$', (error as Error).message);
   }

@@ -3,6 +3,7 @@ import { REPLY_META } from '../../../src/bus/wire.js';
 import { graphqlErrorBody } from '../../../src/errors/bodies.js';
 import { errors } from '../../../src/errors/errors.js';
 import { ServiceError } from '../../../src/errors/service-error.js';
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../../../src/json/nesting.js';
 import type { Session } from '../../../src/session/session.js';
 import type { GraphqlRequest } from './engine.js';
 import type { SchemaHost } from '../host.js';
@@ -13,6 +14,7 @@ interface GraphqlMessage {
 }
 
 function parseBody(body: string): GraphqlRequest | GraphqlRequest[] {
+  if (jsonTextTooDeep(body)) throw errors.jsonTooDeep('$', MAX_JSON_DEPTH);
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
