@@ -1,3 +1,5 @@
+import { readCorsDomains, type CorsDomains } from './cors-domains.js';
+
 /**
  * Every setting the engine reads, each with its CLI flag, its `SERVICE_GRAPHQL_*`
  * variable (Hasura's `HASURA_GRAPHQL_*` names in our vocabulary), its default and the
@@ -93,6 +95,12 @@ const subjectToken: Parser<string> = (raw) => {
   return raw;
 };
 
+const corsDomains: Parser<CorsDomains> = (raw) => {
+  const read = readCorsDomains(raw);
+  if ('problem' in read) throw new ConfigValueError(read.problem);
+  return read.domains;
+};
+
 export const API_NAMES = ['metadata', 'graphql', 'config', 'pgdump', 'developer', 'metrics'] as const;
 export type ApiName = (typeof API_NAMES)[number];
 
@@ -133,6 +141,9 @@ export const OPTIONS = {
   websocketConnectionInitTimeout: { flag: '--websocket-connection-init-timeout', env: 'SERVICE_GRAPHQL_WEBSOCKET_CONNECTION_INIT_TIMEOUT', parse: integer(1, 3600), default: 3, help: 'Seconds a graphql-transport-ws client has to send connection_init (close 4408 after).' },
   websocketMaxSubscriptions: { flag: '--websocket-max-subscriptions', env: 'SERVICE_GRAPHQL_WEBSOCKET_MAX_SUBSCRIPTIONS', parse: integer(1, 1_000_000), default: 100, help: 'Subscriptions one WebSocket may hold at once; one more is refused.' },
   websocketMaxBufferedBytes: { flag: '--websocket-max-buffered-bytes', env: 'SERVICE_GRAPHQL_WEBSOCKET_MAX_BUFFERED_BYTES', parse: integer(64 * 1024, 1024 * 1024 * 1024), default: 16 * 1024 * 1024, help: 'Bytes a WebSocket may have waiting to be sent; a client that reads slower than that is disconnected.' },
+  corsDomain: { flag: '--cors-domain', env: 'SERVICE_GRAPHQL_CORS_DOMAIN', parse: corsDomains, default: '*' as CorsDomains, help: 'Origins allowed to call the engine from a browser, comma-separated: `*` (any), or scheme://host[:port] where the host may start with `*.` (one subdomain) and the port may be `*`. A request or WebSocket from another origin is refused (403).' },
+  disableCors: { flag: '--disable-cors', env: 'SERVICE_GRAPHQL_DISABLE_CORS', parse: boolean, default: false, boolean: true, help: 'Send no CORS headers and check no Origin (a proxy in front does it); WebSockets then ignore the Cookie header unless --ws-read-cookie.' },
+  wsReadCookie: { flag: '--ws-read-cookie', env: 'SERVICE_GRAPHQL_WS_READ_COOKIE', parse: boolean, default: false, boolean: true, help: 'With --disable-cors, still pass the Cookie header of a WebSocket handshake to authentication.' },
   maxRequestBodyBytes: { flag: '--max-request-body-bytes', env: 'SERVICE_GRAPHQL_MAX_REQUEST_BODY_BYTES', parse: integer(1024, 64 * 1024 * 1024), default: 1024 * 1024, help: 'Largest request body accepted (413 beyond). Capped by NATS max_payload less 20 KiB.' },
   busTimeoutMs: { flag: '--bus-timeout-ms', env: 'SERVICE_GRAPHQL_BUS_TIMEOUT_MS', parse: integer(100, 600_000), default: 60_000, help: 'How long the edge waits for an actor to answer before 503.' },
   busLocalDelivery: { flag: '--bus-local-delivery', env: 'SERVICE_GRAPHQL_BUS_LOCAL_DELIVERY', parse: boolean, default: true, help: 'Answer requests for actors this process runs in-process, skipping the NATS round trip (requests for other actors, broadcasts and monitoring always use NATS).' },

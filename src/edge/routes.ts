@@ -5,12 +5,14 @@ import type { Config } from '../config/load.js';
 import type { ApiName } from '../config/options.js';
 import { configReport } from '../config/report.js';
 import { errors } from '../errors/errors.js';
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../json/nesting.js';
 import { ServiceError } from '../errors/service-error.js';
 import type { Logger } from '../log/logger.js';
 import { isAdmin, type Session } from '../session/session.js';
 import { ENGINE_VERSION } from '../version.js';
 import { flattenHeaders, readBody } from './body.js';
 import { cancelOnClose } from './cancel-on-close.js';
+import { createCors } from './cors.js';
 import { sendBody, sendGraphqlError, sendPlain, sendQueryError, type Sent } from './respond.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -128,6 +130,7 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     if (enabled.length > 0) served.set(path, new Map(enabled.map((route) => [route.method, route.handle])));
   }
 
+  const cors = createCors(config);
   const logRequests = deps.log.isLevelEnabled('info');
   return async (request, response) => {
     const facts: RequestFacts = { requestId: headerValue(request, 'x-request-id') ?? Bus.newRequestId() };
@@ -137,10 +140,13 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     const path = query === -1 ? url : url.slice(0, query);
     const methods = served.get(path);
     const handle = methods?.get(request.method ?? '');
-    let sent: Sent;
-    if (handle !== undefined) sent = await handle(request, response, facts);
-    else if (methods !== undefined) sent = sendQueryError(response, errors.methodNotAllowed('$', request.method ?? ''), false);
-    else sent = sendQueryError(response, errors.notFound('$'), false);
+    // A preflight or a refused origin is answered before any route.
+    let sent = cors.http(request, response);
+    if (sent === undefined) {
+      if (handle !== undefined) sent = await handle(request, response, facts);
+      else if (methods !== undefined) sent = sendQueryError(response, errors.methodNotAllowed('$', request.method ?? ''), false);
+      else sent = sendQueryError(response, errors.notFound('$'), false);
+    }
     if (logRequests) {
       deps.log.info(
         { method: request.method, path, status: sent.status, ms: Math.round((performance.now() - started) * 100) / 100, role: facts.role, operation: facts.operation, requestId: facts.requestId },
@@ -152,8 +158,10 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
 }
 
 function parseJson(bytes: Buffer): unknown {
+  const text = bytes.toString('utf8');
+  if (jsonTextTooDeep(text)) throw errors.jsonTooDeep('$', MAX_JSON_DEPTH);
   try {
-    return JSON.parse(bytes.toString('utf8'));
+    return JSON.parse(text);
   } catch (error) {
     throw errors.invalidJson('$', (error as Error).message);
   }

@@ -20,6 +20,7 @@ export const errors = {
   invalidJson: define('invalid-json', 400, (detail: string) => `Error in $: ${detail}`),
   parseFailed: define('parse-failed', 400, (detail: string) => detail),
   bodyTooLarge: define('bad-request', 413, (limit: number) => `request body is larger than the limit of ${limit} bytes`),
+  jsonTooDeep: define('bad-request', 400, (limit: number) => `request JSON is nested deeper than the limit of ${limit} levels`),
   notFound: define('not-found', 404, () => 'resource does not exist'),
   methodNotAllowed: define('method-not-allowed', 405, (method: string) => `method ${method} is not allowed here`),
   graphqlGetNotSupported: define('not-supported', 200, () => 'GET requests are not supported on /v1/graphql; use POST'),
@@ -33,6 +34,8 @@ export const errors = {
   adminSecretRequired: define('access-denied', 401, () => 'x-service-admin-secret/x-service-access-key required, but not found'),
   invalidAdminSecret: define('access-denied', 401, () => 'invalid x-service-admin-secret/x-service-access-key'),
   adminOnly: define('access-denied', 400, () => 'restricted access : admin only'),
+  // Hasura's text (WebSocket onConn); 403 here on HTTP and WebSocket alike (edge/cors.ts)
+  corsOriginDenied: define('access-denied', 403, () => 'received origin header does not match configured CORS domains'),
 
   // JWT and auth webhook (compat-facts 5.3; the webhook's texts are Hasura's WebHook.hs)
   jwtMissingHeader: define('invalid-headers', 400, (header: string) => `Missing ${header} header in JWT authentication mode`),
@@ -78,6 +81,7 @@ export const errors = {
   // GraphQL documents and variables (compat-facts 8): graphql-js' findings in Hasura's words
   validationFailed: define('validation-failed', 400, (message: string) => message),
   invalidGraphqlQuery: define('validation-failed', 400, () => 'not a valid graphql query'),
+  documentTooDeep: define('validation-failed', 400, (what: string, limit: number) => `the query nests ${what} deeper than the limit of ${limit} levels`),
   noSuchOperation: define('validation-failed', 400, (name: string) => `no such operation found in the document: ${quote(name)}`),
   operationNameRequired: define('validation-failed', 400, () => 'exactly one operation has to be present in the document when operationName is not specified'),
   operationTypeUnserved: define('validation-failed', 400, (operationType: string) => `no ${operationType}s exist`),

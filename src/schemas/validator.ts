@@ -5,6 +5,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { errors } from '../errors/errors.js';
 import { formatPath, pointerSegments } from '../errors/json-path.js';
 import type { ServiceError } from '../errors/service-error.js';
+import { NAME_RULES, type NameFormat } from '../metadata/name-rules.js';
 
 /**
  * The JSON Schemas in `schemas/` (every /v1/query operation's args, every bus message,
@@ -35,6 +36,7 @@ const ID_BASE = 'https://service-graphql.local/schemas/';
 const idOf = (name: string): string => `${ID_BASE}${name}.json`;
 
 const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
+for (const [format, rule] of Object.entries(NAME_RULES)) ajv.addFormat(format, { type: 'string', validate: rule.test });
 ajv.addSchema(loadSchemaFiles(findSchemasDir()));
 const compiled = new Map<string, ValidateFunction>();
 
@@ -71,6 +73,10 @@ function describeFailure(error: ErrorObject | undefined, value: unknown, root: s
       return errors.parseFailed(path, `unexpected value ${JSON.stringify(valueAt(value, segments))}; expected one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`);
     case 'const':
       return errors.parseFailed(path, `expected ${JSON.stringify(params.allowedValue)}, but encountered ${JSON.stringify(valueAt(value, segments))}`);
+    case 'format':
+      return errors.parseFailed(path, NAME_RULES[params.format as NameFormat].problem(String(valueAt(value, segments))));
+    case 'maxLength':
+      return errors.parseFailed(path, `expected at most ${String(params.limit)} characters, got ${String(valueAt(value, segments)).length}`);
     default:
       return errors.parseFailed(path, error.message ?? 'invalid value');
   }

@@ -15,6 +15,7 @@ import { databaseError } from '../../../src/errors/database.js';
 import { LruCache } from '../../../src/cache/lru.js';
 import { documentKey, namedPlan, planFor, type CompiledPlan, type PreparedDocument } from './plan-cache.js';
 import { graphqlErrorBody } from '../../../src/errors/bodies.js';
+import { documentTextTooDeep, MAX_DOCUMENT_DEPTH, selectionsTooDeep } from '../../../src/graphql/nesting.js';
 import { errors } from '../../../src/errors/errors.js';
 import { ServiceError } from '../../../src/errors/service-error.js';
 import { compileErrorBody } from './response-errors.js';
@@ -269,6 +270,7 @@ function compile(model: SourceModel, runtime: RoleRuntime, prepared: ReadyDocume
 
 /** Parse, validate and choose the operation: what depends only on the role and the request's text. */
 function prepareDocument(schema: GraphQLSchema, request: GraphqlRequest): PreparedDocument {
+  if (documentTextTooDeep(request.query)) return { kind: 'refused', body: graphqlErrorBody([errors.documentTooDeep('$.query', 'brackets', MAX_DOCUMENT_DEPTH)]) };
   let document;
   try {
     document = parse(request.query);
@@ -281,11 +283,15 @@ function prepareDocument(schema: GraphQLSchema, request: GraphqlRequest): Prepar
   const unserved = unservedOperation(schema, operation);
   if (unserved !== null) return { kind: 'refused', body: unserved };
 
-  const problems = validate(schema, document);
-  if (problems.length > 0) return { kind: 'refused', body: graphqlErrorBody([hasuraValidationError(problems, document)]) };
-
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  // Before validation, whose cost grows with the nesting; every operation, since all are validated.
+  if (operations.some((candidate) => selectionsTooDeep(candidate.selectionSet, fragments))) {
+    return { kind: 'refused', body: graphqlErrorBody([errors.documentTooDeep('$.query', 'selections', MAX_DOCUMENT_DEPTH)]) };
+  }
+
+  const problems = validate(schema, document);
+  if (problems.length > 0) return { kind: 'refused', body: graphqlErrorBody([hasuraValidationError(problems, document)]) };
   return { kind: 'ready', document, operation, fragments, plans: [], subscriptionPlans: [] };
 }
 

@@ -4,6 +4,7 @@ import { graphqlErrorBody } from '../../../src/errors/bodies.js';
 import { errors } from '../../../src/errors/errors.js';
 import { ServiceError } from '../../../src/errors/service-error.js';
 import type { BoundedPool } from '../../../src/pg/bounded-client.js';
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../../../src/json/nesting.js';
 import type { Session } from '../../../src/session/session.js';
 import type { Logger } from '../../../src/log/logger.js';
 import { roleLimits, type RoleLimits } from './api-limits.js';
@@ -18,6 +19,7 @@ interface GraphqlMessage {
 }
 
 function parseBody(body: string): GraphqlRequest | GraphqlRequest[] {
+  if (jsonTextTooDeep(body)) throw errors.jsonTooDeep('$', MAX_JSON_DEPTH);
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);

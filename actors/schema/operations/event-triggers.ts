@@ -2,6 +2,7 @@ import type { EventByIdRequest, EventLogsRequest, InvocationLogsRequest, InvokeR
 import { TRIGGERS_VERBS, type TriggersVerb } from '../../../src/bus/subjects.js';
 import { errors } from '../../../src/errors/errors.js';
 import { findTable, sameTable, withTable } from '../../../src/metadata/edit.js';
+import { NAME_RULES } from '../../../src/metadata/name-rules.js';
 import { RETRY_DEFAULTS, type ColumnList, type EventTriggerEntry, type HeaderConf, type Metadata, type QualifiedName, type TableEntry } from '../../../src/metadata/types.js';
 import { qualified } from '../../../src/pg/quote.js';
 import { relationKey } from '../../../src/pg/catalog.js';
@@ -17,9 +18,7 @@ import { SUCCESS, type Operation, type OperationContext } from './operation.js';
  * they travel on `<p>.triggers.<verb>`.
  */
 
-/** Hasura's limit (63 - len("notify_hasura_") - len("_INSERT")): our SQL-free capture keeps the same rule. */
-const MAX_NAME_LENGTH = 42;
-const NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
+const TRIGGER_NAME = NAME_RULES['trigger-name'];
 
 /** Asks the triggers actor, which owns the event and invocation logs, over `<p>.triggers.<verb>`. */
 function askTriggers<T>(context: OperationContext, verb: TriggersVerb, message: unknown): Promise<T> {
@@ -66,8 +65,7 @@ function existingTrigger(context: OperationContext, name: string, path: string):
 
 /** compat-facts 4.5 parse-stage checks, with Hasura's texts, answered at `$`. */
 function checkShape(args: CreateArgs): void {
-  if (!NAME_PATTERN.test(args.name)) throw errors.parseFailed('$', 'only alphanumeric and underscore and hyphens allowed for name');
-  if (args.name.length > MAX_NAME_LENGTH) throw errors.parseFailed('$', `event trigger name can be at most ${MAX_NAME_LENGTH} characters`);
+  if (!TRIGGER_NAME.test(args.name)) throw errors.parseFailed('$', TRIGGER_NAME.problem(args.name));
   if (args.insert === undefined && args.update === undefined && args.delete === undefined && args.enable_manual !== true) {
     throw errors.parseFailed('$', 'atleast one amongst insert/update/delete/enable_manual spec must be provided');
   }

@@ -1,5 +1,6 @@
 import { errors } from '../../../src/errors/errors.js';
 import { checkApiLimits } from '../../../src/metadata/api-limits.js';
+import { refuseDuplicateDeclarations } from '../../../src/metadata/duplicates.js';
 import { normalizeMetadata } from '../../../src/metadata/normalize.js';
 import { fromVersion2, isVersion2 } from '../../../src/metadata/version2.js';
 import { DEFAULT_SOURCE, emptyMetadata, type Metadata } from '../../../src/metadata/types.js';
@@ -56,6 +57,7 @@ export const replaceMetadata: Operation<Metadata> = {
   argsSchema: 'query/replace_metadata',
   upgradeArgs: upgradeMetadata,
   async run(args, context) {
+    refuseDuplicateDeclarations(args, context.argsPath);
     const metadata = checkReplacement(args, context);
     checkCollectionsAndAllowlist(metadata, context.argsPath);
     await refreshRemoteSnapshots(context, remotesToIntrospect(context, metadata));
@@ -72,6 +74,7 @@ export const replaceMetadataV2: Operation<{ allow_inconsistent_metadata?: boolea
     typeof args === 'object' && args !== null && 'metadata' in args ? { ...args, metadata: upgradeMetadata(args.metadata) } : args,
   async run(args, context) {
     const metadataPath = `${context.argsPath}.metadata`;
+    refuseDuplicateDeclarations(args.metadata, metadataPath);
     checkCollectionsAndAllowlist(args.metadata, metadataPath);
     const metadata = normalizeMetadata(checkReplacement(args.metadata, { ...context, argsPath: metadataPath }));
     await refreshRemoteSnapshots(context, remotesToIntrospect(context, metadata));

@@ -25,8 +25,12 @@ export function parseJsonPath(text: string): string[] | { error: string } {
       const inside = text.slice(at + 1, close);
       const quoted = /^"((?:[^"\\]|\\.)*)"$|^'([^']*)'$/.exec(inside);
       if (/^[0-9]+$/.test(inside)) elements.push(inside);
-      else if (quoted !== null) elements.push(quoted[1] !== undefined ? (JSON.parse(`"${quoted[1]}"`) as string) : quoted[2]!);
-      else return fail('expected an index or a quoted key inside "[]"');
+      else if (quoted?.[2] !== undefined) elements.push(quoted[2]);
+      else if (quoted?.[1] !== undefined) {
+        const key = unescapeKey(quoted[1]);
+        if (key === null) return fail('invalid escape in a quoted key');
+        elements.push(key);
+      } else return fail('expected an index or a quoted key inside "[]"');
       at = close + 1;
     } else {
       return fail('expected "." or "["');
@@ -39,4 +43,13 @@ function keyAt(text: string, from: number): string {
   let end = from;
   while (end < text.length && text[end] !== '.' && text[end] !== '[') end++;
   return text.slice(from, end);
+}
+
+/** A double-quoted key's escapes read as JSON's; null for one JSON refuses (`\u12`). */
+function unescapeKey(escaped: string): string | null {
+  try {
+    return JSON.parse(`"${escaped}"`) as string;
+  } catch {
+    return null;
+  }
 }

@@ -5,14 +5,19 @@ import { JsonReply, type Bus } from '../../bus/bus.js';
 import type { Delivery } from '../../bus/messages/subscriptions.js';
 import type { Config } from '../../config/load.js';
 import type { Logger } from '../../log/logger.js';
+import { errors } from '../../errors/errors.js';
 import { validate } from '../../schemas/validator.js';
 import { flattenHeaders } from '../body.js';
+import { createCors } from '../cors.js';
 import { closeReason, speakLegacy } from './legacy-protocol.js';
 import { SocketSession } from './socket-session.js';
 import { expireTransportWs, speakTransportWs } from './transport-ws-protocol.js';
 
 const MODERN = 'graphql-transport-ws';
 const LEGACY = 'graphql-ws';
+/** Hasura's note (WebSocket onConn) when it drops a handshake's Cookie header. */
+const COOKIE_NOT_READ =
+  'Cookie is not read when CORS is disabled, because it is a potential security issue. If you are already handling CORS before the engine and enforcing CORS on websocket connections, then you can use the flag --ws-read-cookie or SERVICE_GRAPHQL_WS_READ_COOKIE to force read cookie when CORS is disabled.';
 /** setTimeout's longest delay; a later expiry is checked again then. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
@@ -39,6 +44,7 @@ export function attachWebSockets(server: Server, deps: WebSocketEdgeDeps): { soc
     handleProtocols: (protocols) => (protocols.has(MODERN) ? MODERN : protocols.has(LEGACY) ? LEGACY : false),
   });
   const graphqlEnabled = config.enabledApis.includes('graphql');
+  const cors = createCors(config);
 
   server.on('upgrade', (request: IncomingMessage, stream: Duplex, head: Buffer) => {
     const path = (request.url ?? '/').split('?')[0];
@@ -46,13 +52,23 @@ export function attachWebSockets(server: Server, deps: WebSocketEdgeDeps): { soc
       stream.end(`HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nWebSockets are served on /v1/graphql only`);
       return;
     }
-    wss.handleUpgrade(request, stream, head, (socket) => open(socket, request));
+    const origin = cors.websocket(request);
+    if (origin.refused) {
+      // Hasura's rejection body: one GraphQL error object (WebSocket onConn, encodeGQLErr).
+      const error = errors.corsOriginDenied('$');
+      const body = JSON.stringify({ message: error.message, extensions: { path: error.path, code: error.code } });
+      stream.end(`HTTP/1.1 ${error.status} Forbidden\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      return;
+    }
+    if (!origin.readCookie) log.info({ origin: request.headers.origin }, COOKIE_NOT_READ);
+    wss.handleUpgrade(request, stream, head, (socket) => open(socket, request, origin.readCookie));
   });
 
-  const open = (socket: WebSocket, request: IncomingMessage) => {
+  const open = (socket: WebSocket, request: IncomingMessage, readCookie: boolean) => {
     const connection = `c${++nextConnection}`;
     const handshakeHeaders = flattenHeaders(request);
     for (const name of ['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-protocol', 'upgrade', 'connection']) delete handshakeHeaders[name];
+    if (!readCookie) delete handshakeHeaders.cookie;
     const session = new SocketSession({ bus, instance: deps.instance, connection, handshakeHeaders, clientAddress: request.socket.remoteAddress ?? '', timeoutMs: config.busTimeoutMs, log });
     sessions.set(connection, session);
     socket.once('close', () => sessions.delete(connection));

@@ -5,6 +5,8 @@ import { SUBSCRIPTIONS_VERBS } from '../../bus/subjects.js';
 import { decodeText } from '../../bus/wire.js';
 import { graphqlErrorBody } from '../../errors/bodies.js';
 import { cancelRequest } from '../cancel-on-close.js';
+import { documentTextTooDeep, MAX_DOCUMENT_DEPTH } from '../../graphql/nesting.js';
+import { jsonValueTooDeep, MAX_JSON_DEPTH } from '../../json/nesting.js';
 import { errors } from '../../errors/errors.js';
 import { ServiceError } from '../../errors/service-error.js';
 import type { Logger } from '../../log/logger.js';
@@ -73,6 +75,7 @@ export class SocketSession {
 
   /** Resolves the session from the init payload's headers; throws the auth actor's ServiceError. */
   async init(payload: unknown): Promise<Session> {
+    if (jsonValueTooDeep(payload)) throw errors.jsonTooDeep('$', MAX_JSON_DEPTH);
     const given = typeof payload === 'object' && payload !== null ? (payload as { headers?: unknown }).headers : undefined;
     const headers: Record<string, string> = { ...this.#deps.handshakeHeaders };
     if (typeof given === 'object' && given !== null && !Array.isArray(given)) {
@@ -103,6 +106,8 @@ export class SocketSession {
   async start(id: string, payload: OperationPayload, sink: ResultSink): Promise<StartOutcome> {
     const session = this.session;
     if (session === null) return refused(errors.validationFailed('$', 'start received before the connection is initialised'));
+    // The payload travels on as JSON: JSON.stringify of a value thousands deep would throw.
+    if (jsonValueTooDeep(payload)) return refused(errors.jsonTooDeep('$', MAX_JSON_DEPTH));
     const operation = operationOf(payload);
     if (operation instanceof ServiceError) return refused(operation);
     const { bus } = this.#deps;
@@ -178,6 +183,7 @@ function errorsArray(body: string): string {
 /** The type of the operation the payload asks to run, or why it cannot be read (the schema actor validates the rest). */
 function operationOf(payload: OperationPayload): OperationDefinitionNode['operation'] | ServiceError {
   if (typeof payload?.query !== 'string') return errors.parseFailed('$', 'key "query" not found');
+  if (documentTextTooDeep(payload.query)) return errors.documentTooDeep('$.query', 'brackets', MAX_DOCUMENT_DEPTH);
   let document: DocumentNode;
   try {
     document = parse(payload.query);
