@@ -27,7 +27,7 @@ describe('error bodies of the one registry', () => {
   it('give every entry a stable kebab-case code and an HTTP status', () => {
     for (const [name, entry] of Object.entries(errors)) {
       expect(entry.code, name).toMatch(/^[a-z]+(-[a-z]+)*$/);
-      expect([200, 400, 401, 404, 405, 409, 413, 500, 503], name).toContain(entry.status);
+      expect([200, 400, 401, 403, 404, 405, 409, 413, 429, 500, 503], name).toContain(entry.status);
     }
   });
 });

@@ -53,17 +53,17 @@ export async function startTarget(command: string, args: string[], env: Record<s
 }
 
 /** Sends one request and returns the parsed body, to check a target answers correctly before loading it. */
-export async function probe(url: string, body: string): Promise<unknown> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+export async function probe(url: string, body: string, headers: Record<string, string> = {}): Promise<unknown> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
   return response.json();
 }
 
 /** Drives `connections` keep-alive clients against one request for `seconds`. */
-export async function load(url: string, body: string, options: { seconds: number; connections: number }): Promise<LoadResult> {
+export async function load(url: string, body: string, options: { seconds: number; connections: number; headers?: Record<string, string> }): Promise<LoadResult> {
   const result = await autocannon({
     url,
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...options.headers },
     body,
     connections: options.connections,
     duration: options.seconds,

@@ -3,8 +3,8 @@ import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { startTestEngine, type TestEngine } from '../harness/engine.js';
 
 /**
- * The attacks of issue 14, on tiny data, as a non-admin role with no API limits set: what
- * bounds them is the engine's defaults alone (jit off, the statement deadline, cancel).
+ * The attacks of issue 14, on tiny data, as a non-admin role: refused by a node or depth
+ * limit when one is set, else bounded by jit off, the role's time limit and the cancel.
  * Before, 250 aliases ran 37.6 s inside JIT compilation, and a 248-byte fan-out query ran
  * on for minutes after its client had gone while the engine buffered 400 MB for nobody.
  */
@@ -33,7 +33,8 @@ async function runningStatements(): Promise<number> {
 beforeAll(async () => {
   database = await createTestDatabase();
   await database.sql(SETUP_SQL);
-  engine = await startTestEngine({ databaseUrl: database.url, env: { SERVICE_GRAPHQL_STATEMENT_TIMEOUT: '3' } });
+  // With JIT on, the alias flood alone took 37.6 s: 15 s tells the two apart even on a loaded machine.
+  engine = await startTestEngine({ databaseUrl: database.url, env: { SERVICE_GRAPHQL_STATEMENT_TIMEOUT: '15' } });
   const all = (table: string, columns: string[]) => ({ type: 'create_select_permission', args: { table, role: 'reader', permission: { columns, filter: {} } } });
   const setup = await engine.query({
     type: 'bulk',
@@ -55,22 +56,57 @@ afterAll(async () => {
   await database?.drop();
 });
 
+const aliasFlood = `{ ${Array.from({ length: 250 }, (_, index) => `a${index}: comments(limit: 1) { article { author { articles(limit: 1) { id } } } }`).join(' ')} }`;
+const fanOut = '{ users { articles { author { articles { author { articles { author { articles { author { articles { id title } } } } } } } } } } }';
+
+async function withLimits(limits: unknown, run: () => Promise<void>): Promise<void> {
+  expect((await engine.query({ type: 'set_api_limits', args: limits })).json).toEqual({ message: 'success' });
+  try {
+    await run();
+  } finally {
+    await engine.query({ type: 'remove_api_limits', args: {} });
+  }
+}
+
 describe('an alias flood', () => {
   it('is answered within the statement timeout: no JIT compilation of the one large statement', async () => {
-    const aliases = Array.from({ length: 250 }, (_, index) => `a${index}: comments(limit: 1) { article { author { articles(limit: 1) { id } } } }`);
-    const answer = await engine.graphql({ query: `{ ${aliases.join(' ')} }` }, reader);
+    const answer = await engine.graphql({ query: aliasFlood }, reader);
     expect(answer.json.errors).toBeUndefined();
     expect(Object.keys(answer.json.data)).toHaveLength(250);
+  });
+
+  it('is refused before any SQL by a node limit, when one is set', async () => {
+    await withLimits({ node_limit: { global: 100 } }, async () => {
+      const answer = await engine.graphql({ query: aliasFlood }, reader);
+      expect(answer.json).toEqual({ errors: [{ message: 'too many nodes in a single query', extensions: { path: '$', code: 'bad-request' } }] });
+    });
   });
 });
 
 describe('a fan-out query nine levels deep', () => {
-  it('is cancelled when its time is up: the backend stops and no result is buffered', async () => {
-    const deep = '{ users { articles { author { articles { author { articles { author { articles { author { articles { id title } } } } } } } } } } }';
-    const rssBefore = process.memoryUsage().rss;
-    const answer = await engine.graphql({ query: deep }, reader);
-    expect(answer.json).toEqual({ errors: [{ message: 'operation timed out', extensions: { path: '$', code: 'time-limit-exceeded' } }] });
-    expect(await runningStatements()).toBe(0);
-    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 1024 * 1024);
+  it('is cancelled when its time is up: the backend stops, no result is buffered, another user is served meanwhile', async () => {
+    await withLimits({ time_limit: { global: 2 } }, async () => {
+      const rssBefore = process.memoryUsage().rss;
+      let attackAnswered = false;
+      const attack = engine.graphql({ query: fanOut }, reader).then((answer) => ((attackAnswered = true), answer));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const other = await engine.graphql({ query: '{ users_by_pk(id: 1) { name } }' }, { 'x-service-role': 'reader', 'x-service-user-id': '2' });
+      expect(other.json).toEqual({ data: { users_by_pk: { name: 'user 1' } } });
+      expect(attackAnswered).toBe(false);
+      const answer = await attack;
+      expect(answer.json).toEqual({ errors: [{ message: 'operation timed out', extensions: { path: '$', code: 'time-limit-exceeded' } }] });
+      // Free again within a second of the answer.
+      const freed = Date.now();
+      while ((await runningStatements()) > 0 && Date.now() - freed < 1000) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(await runningStatements()).toBe(0);
+      expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 1024 * 1024);
+    });
+  });
+
+  it('is refused before any SQL by a depth limit, when one is set', async () => {
+    await withLimits({ depth_limit: { global: 5 } }, async () => {
+      const answer = await engine.graphql({ query: fanOut }, reader);
+      expect(answer.json).toEqual({ errors: [{ message: 'node depth limit exceeded', extensions: { path: '$', code: 'bad-request' } }] });
+    });
   });
 });
