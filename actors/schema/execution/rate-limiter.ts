@@ -7,16 +7,33 @@ import type { Session } from '../../../src/session/session.js';
 const MINUTE_MS = 60_000;
 /** Writes that lost a race to another instance's, tried again before the request is refused. */
 const MAX_ATTEMPTS = 20;
+/** An instance takes places from the shared count this many at a time: 1% of the limit, so at most 1% per instance goes unused. */
+const PLACES_PER_TAKE_PERCENT = 1;
+
+/** Places this instance has taken from a client's count for one minute and not yet used. */
+interface Allowance {
+  minute: number;
+  left: number;
+  /** The previous minute's count, weighed in by the share of it still inside the last 60 s when places are taken. */
+  previous: number;
+}
 
 /**
  * Counts operations per client and minute in a JetStream KV bucket, so every instance of
  * the cluster sees the same counts (Hasura needs Redis for this). The window slides as
  * Hasura's does, approximated by two fixed minutes: the previous minute's count weighs in
- * by the share of it still inside the last 60 s. Each count is raised by compare-and-set
- * on its revision, so two instances never both take the last place.
+ * by the share of it still inside the last 60 s. A count is raised by compare-and-set on
+ * its revision, so two instances never both take the last place; and it is raised a
+ * share of the limit at a time, which the instance then hands out itself, so a busy
+ * client costs one KV write per 1% of its limit, not one per request. Places taken and
+ * not used count as used: the limit errs on the side of refusing.
  */
 export class RateLimiter {
   readonly #kv: () => Promise<KV>;
+  readonly #allowances = new Map<string, Allowance>();
+  /** One refill at a time per client: requests arriving meanwhile wait for it. */
+  readonly #refills = new Map<string, Promise<void>>();
+  #sweptMinute = 0;
 
   constructor(kv: () => Promise<KV>) {
     this.#kv = kv;
@@ -24,25 +41,66 @@ export class RateLimiter {
 
   /** Takes `count` places for `client` under `limit` per minute; false when they are not all free. */
   async admit(client: string, limit: number, count: number, now = Date.now()): Promise<boolean> {
-    const kv = await this.#kv();
     const id = createHash('sha256').update(client).digest('hex').slice(0, 32);
     const minute = Math.floor(now / MINUTE_MS);
-    const before = await kv.get(`${id}.${minute - 1}`);
-    const carried = before === null ? 0 : Number(before.string()) * (1 - (now % MINUTE_MS) / MINUTE_MS);
+    this.#sweep(minute);
+    for (;;) {
+      const allowance = this.#allowances.get(id);
+      if (allowance !== undefined && allowance.minute === minute && allowance.left >= count) {
+        allowance.left -= count;
+        return true;
+      }
+      const pending = this.#refills.get(id);
+      if (pending !== undefined) {
+        await pending;
+        continue;
+      }
+      const refill = this.#refill(id, minute, limit, count, now);
+      const settled = refill.then(() => undefined, () => undefined);
+      this.#refills.set(id, settled);
+      try {
+        if (!(await refill)) return false;
+      } finally {
+        this.#refills.delete(id);
+      }
+    }
+  }
+
+  /** Takes more places from the shared count; false when fewer than `count` are free. */
+  async #refill(id: string, minute: number, limit: number, count: number, now: number): Promise<boolean> {
+    const kv = await this.#kv();
+    let allowance = this.#allowances.get(id);
+    if (allowance === undefined || allowance.minute !== minute) {
+      const before = await kv.get(`${id}.${minute - 1}`);
+      allowance = { minute, left: 0, previous: before === null || before.operation !== 'PUT' ? 0 : Number(before.string()) };
+      this.#allowances.set(id, allowance);
+    }
+    const carried = allowance.previous * (1 - (now % MINUTE_MS) / MINUTE_MS);
+    const wanted = Math.max(count - allowance.left, Math.ceil((limit * PLACES_PER_TAKE_PERCENT) / 100));
     const key = `${id}.${minute}`;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const entry = await kv.get(key);
       const current = entry === null || entry.operation !== 'PUT' ? 0 : Number(entry.string());
-      if (carried + current + count > limit) return false;
+      const free = Math.floor(limit - carried - current);
+      if (allowance.left + free < count) return false;
+      const taken = Math.min(wanted, free);
       try {
-        if (entry === null) await kv.create(key, String(current + count));
-        else await kv.update(key, String(current + count), entry.revision);
+        if (entry === null) await kv.create(key, String(current + taken));
+        else await kv.update(key, String(current + taken), entry.revision);
+        allowance.left += taken;
         return true;
       } catch (error) {
         if (!isLostRace(error)) throw error;
       }
     }
     return false;
+  }
+
+  /** Forgets the allowances of minutes gone by, once a minute. */
+  #sweep(minute: number): void {
+    if (minute === this.#sweptMinute) return;
+    this.#sweptMinute = minute;
+    for (const [id, allowance] of this.#allowances) if (allowance.minute < minute) this.#allowances.delete(id);
   }
 }
 
