@@ -110,6 +110,7 @@ describe('the metadata', () => {
     ['an unknown limit', { query_limit: { global: 1 } }],
     ['a rate limit without max_reqs_per_min', { rate_limit: { global: { unique_params: 'IP' } } }],
     ['a per-role value of the wrong type', { batch_limit: { global: 1, per_role: { user: 'two' } } }],
+    ['an empty role name', { depth_limit: { global: 1, per_role: { '': 2 } } }],
   ])('refuses %s, leaving the limits as they were', async (_what, args) => {
     const answer = await engine.query({ type: 'set_api_limits', args });
     expect(answer.status).toBe(400);
