@@ -13,7 +13,7 @@ import { FairShare } from '../../src/pg/fair-share.js';
 import { createPool } from '../../src/pg/pool.js';
 import { validate } from '../../src/schemas/validator.js';
 import type { Session } from '../../src/session/session.js';
-import { handleGraphql } from './execution/graphql-handler.js';
+import { handleGraphql, type GraphqlMessage } from './execution/graphql-handler.js';
 import { InFlightRequests } from './execution/in-flight.js';
 import { RateLimiter } from './execution/rate-limiter.js';
 import { SchemaHost } from './host.js';
@@ -83,20 +83,21 @@ export const schemaActor: Actor = {
       statementTimeoutMs: config.statementTimeout * 1000,
       sendRequestToAuth: config.authHook !== undefined && config.authHookMode === 'POST',
       rateLimiter: new RateLimiter(rateCounts),
+      trustProxyHeaders: config.trustProxyHeaders,
       log,
     };
     const inFlight = new InFlightRequests();
     context.serve(subjects.graphql, async (request) => {
-      const message = validate<{ headers: Record<string, string>; body: string }>('bus/graphql-request', request.json());
-      const signal = inFlight.begin(request.requestId);
+      const message = validate<GraphqlMessage>('bus/graphql-request', request.json());
+      const running = inFlight.begin(message.cancel_key);
       try {
-        return await handleGraphql(host, bus, message, request.requestId, signal, graphqlOptions);
+        return await handleGraphql(host, bus, message, request.requestId, running.signal, graphqlOptions);
       } finally {
-        inFlight.end(request.requestId);
+        running.end();
       }
     });
-    context.listen<RequestCancel>(subjects.requestCancel, (message) => {
-      inFlight.cancel(validate<RequestCancel>('bus/request-cancel', message).request_id);
+    context.listen<RequestCancel>(subjects.requestCancel, async (message) => {
+      inFlight.cancel(validate<RequestCancel>('bus/request-cancel', message).cancel_key);
     });
 
     context.serve(subjects.subscriptionPlan, async (request) => {

@@ -149,9 +149,10 @@ export class Bus {
           this.#log.warn({ err: parseError, subject: msg.subject }, 'ignored a broadcast that is not JSON');
           return;
         }
-        Promise.resolve(handler(message, msg.subject)).catch((handlerError: unknown) =>
-          this.#log.error({ err: handlerError, subject: msg.subject }, 'broadcast handler failed'),
-        );
+        // Through a promise even when the handler throws at once: a throw here would stop the connection's reader.
+        Promise.resolve()
+          .then(() => handler(message, msg.subject))
+          .catch((handlerError: unknown) => this.#log.error({ err: handlerError, subject: msg.subject }, 'broadcast handler failed'));
       },
     });
   }

@@ -3,8 +3,8 @@ import type { Bus } from '../bus/bus.js';
 import type { RequestCancel } from '../bus/messages/requests.js';
 
 /** Tells whoever runs the request that nobody waits for it any more, so its statement stops at once. */
-export function cancelRequest(bus: Bus, requestId: string): void {
-  const message: RequestCancel = { request_id: requestId };
+export function cancelRequest(bus: Bus, cancelKey: string): void {
+  const message: RequestCancel = { cancel_key: cancelKey };
   try {
     bus.publish(bus.subjects.requestCancel, message);
   } catch {
@@ -13,8 +13,8 @@ export function cancelRequest(bus: Bus, requestId: string): void {
 }
 
 /** When the client goes away before its answer is written, the request is cancelled. */
-export function cancelOnClose(response: ServerResponse, bus: Bus, requestId: string): void {
+export function cancelOnClose(response: ServerResponse, bus: Bus, cancelKey: string): void {
   response.once('close', () => {
-    if (!response.writableFinished) cancelRequest(bus, requestId);
+    if (!response.writableFinished) cancelRequest(bus, cancelKey);
   });
 }

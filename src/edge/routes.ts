@@ -11,7 +11,7 @@ import type { Logger } from '../log/logger.js';
 import { isAdmin, type Session } from '../session/session.js';
 import { ENGINE_VERSION } from '../version.js';
 import { flattenHeaders, readBody } from './body.js';
-import { cancelOnClose } from './cancel-on-close.js';
+import { cancelOnClose, cancelRequest } from './cancel-on-close.js';
 import { createCors } from './cors.js';
 import { sendBody, sendGraphqlError, sendPlain, sendQueryError, type Sent } from './respond.js';
 
@@ -73,9 +73,14 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
   const graphql: RouteHandler = async (request, response, facts) => {
     try {
       const bytes = await readBody(request, deps.bodyLimit);
-      const message = { headers: flattenHeaders(request), body: bytes.toString('utf8'), client_address: request.socket.remoteAddress ?? '' };
-      cancelOnClose(response, bus, facts.requestId);
-      const reply = await bus.ask(subjects.graphql, message, { requestId: facts.requestId, timeoutMs });
+      const cancelKey = Bus.newRequestId();
+      const message = { headers: flattenHeaders(request), body: bytes.toString('utf8'), client_address: request.socket.remoteAddress ?? '', cancel_key: cancelKey };
+      cancelOnClose(response, bus, cancelKey);
+      // The edge stopped waiting (bus timeout): the request's statements stop too.
+      const reply = await bus.ask(subjects.graphql, message, { requestId: facts.requestId, timeoutMs }).catch((error: unknown) => {
+        cancelRequest(bus, cancelKey);
+        throw error;
+      });
       facts.role = reply.meta[REPLY_META.role];
       // Remote servers' cookies, a JSON array in the reply's meta (compat-facts 7.2).
       const cookies = reply.meta[REPLY_META.setCookie];

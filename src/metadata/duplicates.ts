@@ -18,10 +18,11 @@ interface Declarations {
  */
 export function refuseDuplicateDeclarations(metadata: Metadata, root: string): void {
   for (const declarations of listDeclarations(metadata, root)) {
-    const duplicates = [...new Set(declarations.names.filter((name, index) => declarations.names.indexOf(name) !== index))];
-    if (duplicates.length > 0) {
-      throw errors.alreadyExists(declarations.path, `multiple declarations exist for the following ${declarations.things}: ${duplicates.join(', ')}`);
-    }
+    const duplicates = repeatedNames(declarations.names);
+    if (duplicates.length === 0) continue;
+    // Trigger names are global to the source, and Hasura words this one apart (compat-facts: not-supported).
+    if (declarations.things === 'event triggers') throw errors.notSupported(declarations.path, `Event trigger with duplicate names not allowed: ${duplicates.map((name) => JSON.stringify(name)).join(', ')}`);
+    throw errors.alreadyExists(declarations.path, `multiple declarations exist for the following ${declarations.things}: ${duplicates.join(', ')}`);
   }
 }
 
@@ -57,6 +58,8 @@ function listDeclarations(metadata: Metadata, root: string): Declarations[] {
       found.push({ things: 'function permissions', path: appendPath(appendPath(appendPath(sourcePath, 'functions'), f), 'permissions'), names: roles(fn.permissions) });
     });
   });
+  found.push({ things: 'query collections', path: appendPath(root, 'query_collections'), names: (metadata.query_collections ?? []).map((entry) => entry.name) });
+  found.push({ things: 'allowlist entries', path: appendPath(root, 'allowlist'), names: (metadata.allowlist ?? []).map((entry) => entry.collection) });
   const remotesPath = appendPath(root, 'remote_schemas');
   const remotes = metadata.remote_schemas ?? [];
   found.push({ things: 'remote schemas', path: remotesPath, names: remotes.map((remote) => remote.name) });
@@ -68,4 +71,12 @@ function listDeclarations(metadata: Metadata, root: string): Declarations[] {
 
 function roles(entries: readonly { role: string }[] | undefined): string[] {
   return (entries ?? []).map((entry) => entry.role);
+}
+
+/** The names that occur more than once, each once, in order of first repeat. */
+export function repeatedNames(names: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const name of names) (seen.has(name) ? repeated : seen).add(name);
+  return [...repeated];
 }

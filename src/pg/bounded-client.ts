@@ -58,11 +58,16 @@ export async function withBoundedClient<T>(db: BoundedPool, bounds: RequestBound
 
   const place = bounds.holder === undefined ? null : db.share.enter(bounds.holder);
   let running: Promise<T> | null = null;
+  let failed = false;
+  // pg-pool stops listening for a checked-out client's errors: a backend that dies meanwhile
+  // (terminated, a restart, a failover) would otherwise be an uncaught exception.
+  const onClientError = (error: Error) => db.log.warn({ err: error }, 'a database connection failed during a request');
   try {
     if (place !== null) await Promise.race([place.ready, stopping]);
     const connecting = db.pool.connect();
     try {
       client = await Promise.race([connecting, stopping]);
+      client.on('error', onClientError);
     } catch (error) {
       // Stopped while waiting for the pool: the connection, when it comes, goes straight back.
       if (stopped !== null) connecting.then((late) => late.release(), () => undefined);
@@ -71,16 +76,22 @@ export async function withBoundedClient<T>(db: BoundedPool, bounds: RequestBound
     running = work(client, () => {
       if (stopped !== null) throw stopped;
     });
-    return await Promise.race([running, stopping]);
+    try {
+      return await Promise.race([running, stopping]);
+    } catch (error) {
+      failed = true;
+      throw error;
+    }
   } finally {
     clearTimeout(timer);
     bounds.signal?.removeEventListener('abort', onAbort);
     if (client !== null) {
       if (stopped === null) {
         place?.leave();
-        client.release();
+        // Work that failed may have left a transaction open: that connection is not reused.
+        release(client, failed, onClientError);
       } else {
-        void stopStatement(db, client, running, place);
+        void stopStatement(db, client, running, place, onClientError);
       }
     } else {
       place?.leave();
@@ -88,22 +99,43 @@ export async function withBoundedClient<T>(db: BoundedPool, bounds: RequestBound
   }
 }
 
-async function stopStatement(db: BoundedPool, client: PoolClient, running: Promise<unknown> | null, place: { leave(): void } | null): Promise<void> {
+function release(client: PoolClient, discard: boolean, onClientError: (error: Error) => void): void {
+  client.release(discard);
+  client.off('error', onClientError);
+}
+
+async function stopStatement(db: BoundedPool, client: PoolClient, running: Promise<unknown> | null, place: { leave(): void } | null, onClientError: (error: Error) => void): Promise<void> {
   const settled = running === null ? Promise.resolve() : running.then(() => undefined, () => undefined);
   try {
-    await cancelBackend(client);
-    let graceTimer: NodeJS.Timeout | undefined;
-    const heeded = await Promise.race([settled.then(() => true), new Promise<boolean>((resolve) => (graceTimer = setTimeout(() => resolve(false), CANCEL_GRACE_MS)))]);
-    clearTimeout(graceTimer);
+    let heeded = false;
+    try {
+      await cancelBackend(client);
+      heeded = await within(settled, CANCEL_GRACE_MS);
+      if (!heeded) db.log.warn({ grace_ms: CANCEL_GRACE_MS }, 'a cancelled statement kept running; terminating its backend');
+    } catch (error) {
+      db.log.warn({ err: error }, 'could not send a cancel request; terminating the backend instead');
+    }
     if (!heeded) {
-      db.log.warn({ grace_ms: CANCEL_GRACE_MS }, 'a cancelled statement kept running; terminating its backend');
       await terminateBackend(db.connectionString, client);
       await settled;
     }
   } catch (error) {
-    db.log.warn({ err: error }, 'could not cancel a statement whose request was over');
+    // Neither cancel nor terminate reached the server: the statement may still run, so its share stays taken until it ends.
+    db.log.error({ err: error }, 'could not stop a statement whose request was over');
+    await settled;
   } finally {
     place?.leave();
-    client.release(true);
+    release(client, true, onClientError);
+  }
+}
+
+/** Whether `promise` settles within `ms`. */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

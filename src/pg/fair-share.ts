@@ -1,7 +1,7 @@
-/** Who a connection is held for: the role, and the session within it. */
+/** Who a connection is held for: the role, and the session within it (none: only the role's share applies). */
 export interface Holder {
   role: string;
-  session: string;
+  session?: string;
 }
 
 interface Waiter {
@@ -65,17 +65,18 @@ export class FairShare {
   }
 
   #fits(holder: Holder): boolean {
-    return (this.#roles.get(holder.role) ?? 0) < this.#perRole && (this.#sessions.get(holder.session) ?? 0) < this.#perSession;
+    if ((this.#roles.get(holder.role) ?? 0) >= this.#perRole) return false;
+    return holder.session === undefined || (this.#sessions.get(holder.session) ?? 0) < this.#perSession;
   }
 
   #take(holder: Holder): void {
     this.#roles.set(holder.role, (this.#roles.get(holder.role) ?? 0) + 1);
-    this.#sessions.set(holder.session, (this.#sessions.get(holder.session) ?? 0) + 1);
+    if (holder.session !== undefined) this.#sessions.set(holder.session, (this.#sessions.get(holder.session) ?? 0) + 1);
   }
 
   #give(holder: Holder): void {
     decrement(this.#roles, holder.role);
-    decrement(this.#sessions, holder.session);
+    if (holder.session !== undefined) decrement(this.#sessions, holder.session);
     // First come, first served among those whose share has room again.
     for (let index = 0; index < this.#waiting.length; ) {
       const waiter = this.#waiting[index]!;

@@ -39,9 +39,13 @@ export function withoutBackendOnlyClaim(session: Session): Session {
   return { role: session.role, variables };
 }
 
-/** One string per distinct session: its role and every session variable, in a stable order. */
-export function sessionKey(session: Session): string {
-  const names = Object.keys(session.variables).sort();
+/**
+ * One string per distinct session: its role and every session variable, in a stable order;
+ * null when no variable but the role tells its users apart (anonymous requests, say).
+ */
+export function sessionKey(session: Session): string | null {
+  const names = Object.keys(session.variables).filter((name) => name !== ROLE_VARIABLE).sort();
+  if (names.length === 0) return null;
   let key = session.role;
   for (const name of names) key += `\u0000${name}\u0000${session.variables[name]}`;
   return key;

@@ -200,14 +200,14 @@ describe('replace_metadata with query collections and an allowlist', () => {
     const queries = [{ name: 'authors', query: AUTHORS }];
     await refused(replace({ allowlist: [{ collection: 'missing' }] }), { path: '$.args.allowlist[0].collection', error: 'query collection with name "missing" does not exist', code: 'not-exists' });
     await refused(replace({ allowlist: [{ collection: 'one' }, { collection: 'one', scope: { global: true } }] }), {
-      path: '$.args',
+      path: '$.args.allowlist',
       error: 'multiple declarations exist for the following allowlist entries: one',
-      code: 'parse-failed',
+      code: 'already-exists',
     });
     await refused(replace({ query_collections: [{ name: 'one', definition: { queries } }, { name: 'one', definition: { queries } }] }), {
-      path: '$.args',
+      path: '$.args.query_collections',
       error: 'multiple declarations exist for the following query collections: one',
-      code: 'parse-failed',
+      code: 'already-exists',
     });
     await refused(replace({ query_collections: [{ name: 'one', definition: { queries: [{ name: 'bad', query: 'query {' }] } }] }), {
       path: '$.args.query_collections[0].definition.queries[0].query',

@@ -38,8 +38,10 @@ beforeAll(async () => {
   database = await createTestDatabase();
   await database.sql(SETUP_SQL);
   const prefix = testPrefix();
-  engine = await startTestEngine({ databaseUrl: database.url, prefix });
-  peer = await startTestEngine({ databaseUrl: database.url, prefix });
+  // As behind a proxy that sets x-forwarded-for.
+  const env = { SERVICE_GRAPHQL_TRUST_PROXY_HEADERS: 'true' };
+  engine = await startTestEngine({ databaseUrl: database.url, prefix, env });
+  peer = await startTestEngine({ databaseUrl: database.url, prefix, env });
   const permission = { columns: ['id', 'name'], filter: {} };
   const setup = await engine.query({
     type: 'bulk',
@@ -138,6 +140,14 @@ describe('depth and node limits', () => {
     expect((await engine.graphql({ query: viaFragments }, user())).json.errors[0].message).toBe('node depth limit exceeded');
     expect((await engine.graphql({ query: DEPTH_3 }, editor)).json.data.author).toHaveLength(2);
     expect((await engine.graphql({ query: DEPTH_3 })).json.data.author).toHaveLength(2);
+  });
+
+  it('bind a role named after an Object.prototype member like any other', async () => {
+    await setLimits({ batch_limit: { global: 1, per_role: { user: 5 } } });
+    for (const role of ['constructor', 'toString', '__proto__']) {
+      const answer = await engine.graphql([{ query: '{ __typename }' }, { query: '{ __typename }' }], { 'x-service-role': role });
+      expect(answer.json).toEqual({ errors: [{ message: 'too many batched requests in a single request', extensions: { path: '$', code: 'bad-request' } }] });
+    }
   });
 
   it('do not count introspection', async () => {

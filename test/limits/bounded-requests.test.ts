@@ -1,6 +1,8 @@
 import pg from 'pg';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Bus } from '../../src/bus/bus.js';
+import { createLogger } from '../../src/log/logger.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { startTestEngine, type TestEngine } from '../harness/engine.js';
 
@@ -19,6 +21,7 @@ const SETUP_SQL = `
   create table item (id integer primary key, label text not null);
   insert into item values (1, 'one'), (2, 'two');
   create function slow_items(seconds float8) returns setof item language sql stable as $$ select * from item where pg_sleep(seconds) is not null $$;
+  create table tag (id integer primary key, org text not null);
 `;
 
 async function track(target: TestEngine): Promise<void> {
@@ -29,9 +32,13 @@ async function track(target: TestEngine): Promise<void> {
       { type: 'track_function', args: { schema: 'public', name: 'slow_items' } },
       { type: 'create_select_permission', args: { table: 'item', role: 'user', permission: { columns: ['id', 'label'], filter: {} } } },
       { type: 'create_update_permission', args: { table: 'item', role: 'user', permission: { columns: ['label'], filter: {} } } },
+      { type: 'track_table', args: { table: 'tag' } },
+      { type: 'create_insert_permission', args: { table: 'tag', role: 'user', permission: { check: {}, set: { org: 'X-Service-Org' }, columns: ['id'] } } },
+      { type: 'create_select_permission', args: { table: 'tag', role: 'user', permission: { columns: ['id'], filter: {} } } },
+      { type: 'create_insert_permission', args: { table: 'item', role: 'user', permission: { check: {}, columns: ['id', 'label'] } } },
     ],
   });
-  expect(setup.json).toEqual(Array(4).fill({ message: 'success' }));
+  expect(setup.json).toEqual(Array(8).fill({ message: 'success' }));
 }
 
 /** The statements of the engine's schema pool now running whose text matches `pattern` (ilike). */
@@ -141,6 +148,62 @@ describe('a request whose client has gone', () => {
     socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: '{ slow_items(args: {seconds: 30}) { id } }' } }));
     await waitUntil(async () => (await engineStatements('%slow_items%')).length === 1, 2000);
     socket.close();
+    await waitUntil(async () => (await engineStatements('%slow_items%')).length === 0, 1000);
+  });
+});
+
+describe('a request that fails or loses its connection', () => {
+  it('never leaves a transaction open: a mutation failing between its steps is rolled back, its connection discarded', async () => {
+    // The second insert's preset needs X-Service-Org, which the request lacks: it fails after the first ran.
+    const failing = 'mutation { insert_item_one(object: {id: 50, label: "half"}) { id } insert_tag_one(object: {id: 1}) { id } }';
+    for (let i = 0; i < 6; i++) expect((await engine.graphql({ query: failing }, asUser('1'))).json.errors).toBeDefined();
+    const open = await database.sql("select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name like 'service-graphql-schema-%' and state like 'idle in transaction%'");
+    expect(open.rows).toEqual([{ n: 0 }]);
+    const next = 'mutation { a: update_item_by_pk(pk_columns: {id: 1}, _set: {label: "one"}) { id } b: update_item_by_pk(pk_columns: {id: 2}, _set: {label: "two"}) { id } }';
+    for (let i = 0; i < 6; i++) expect((await engine.graphql({ query: next }, asUser('1'))).json.errors).toBeUndefined();
+    expect((await database.sql('select id from item where id = 50')).rows).toEqual([]);
+  });
+
+  it('answers when its backend is terminated mid-statement, and the engine goes on serving', async () => {
+    const sent = engine.graphql({ query: '{ slow_items(args: {seconds: 30}) { id } }' }, asUser('1'));
+    await waitUntil(async () => (await engineStatements('%slow_items%')).length === 1, 2000);
+    await database.sql("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name like 'service-graphql-schema-%' and query ilike '%slow_items%'");
+    const answer = await sent;
+    expect(answer.json.errors[0].extensions.code).toMatch(/postgres-error|unexpected|unavailable|data-exception/);
+    for (let i = 0; i < 6; i++) expect((await engine.graphql({ query: '{ item_by_pk(id: 1) { id } }' }, asUser('1'))).json).toEqual({ data: { item_by_pk: { id: 1 } } });
+  });
+
+  it('is cancelled only by its own client: another request with the same x-request-id runs on', async () => {
+    const headers = { ...asUser('1'), 'x-request-id': 'shared-id', 'content-type': 'application/json' };
+    const body = JSON.stringify({ query: '{ slow_items(args: {seconds: 1}) { id } }' });
+    const aborter = new AbortController();
+    const leaving = fetch(`${engine.url}/v1/graphql`, { method: 'POST', headers, body, signal: aborter.signal }).catch((error: unknown) => error);
+    const staying = fetch(`${engine.url}/v1/graphql`, { method: 'POST', headers, body }).then((response) => response.json());
+    await waitUntil(async () => (await engineStatements('%slow_items%')).length === 2, 2000);
+    aborter.abort();
+    await leaving;
+    expect(await staying).toEqual({ data: { slow_items: [{ id: 1 }, { id: 2 }] } });
+  });
+
+  it('ignores a malformed cancel broadcast, and cancels keep working after it', async () => {
+    const bus = await Bus.connect({ servers: inject('natsUrl'), prefix: engine.prefix, name: 'bounded-test', log: createLogger('silent') });
+    try {
+      bus.publish(bus.subjects.requestCancel, {});
+      bus.publish(bus.subjects.requestCancel, { cancel_key: 42 });
+      await bus.flush();
+    } finally {
+      await bus.close();
+    }
+    const aborter = new AbortController();
+    const sent = fetch(`${engine.url}/v1/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...asUser('1') },
+      body: JSON.stringify({ query: '{ slow_items(args: {seconds: 30}) { id } }' }),
+      signal: aborter.signal,
+    }).catch((error: unknown) => error);
+    await waitUntil(async () => (await engineStatements('%slow_items%')).length === 1, 2000);
+    aborter.abort();
+    await sent;
     await waitUntil(async () => (await engineStatements('%slow_items%')).length === 0, 1000);
   });
 });

@@ -49,4 +49,13 @@ describe('a rate limit across two engine processes', () => {
     // Another client's count is its own.
     expect((await http('POST', `${second.url}/v1/graphql`, QUERY, user('8'))).json).toEqual({ data: { note: [{ id: 1 }] } });
   });
+
+  it('counts by the socket address unless proxy headers are trusted: a forged x-forwarded-for changes nothing', async () => {
+    expect((await http('POST', `${first.url}/v1/query`, { type: 'set_api_limits', args: { rate_limit: { global: { max_reqs_per_min: 2, unique_params: 'IP' } } } }, ADMIN)).json).toEqual({ message: 'success' });
+    await http('POST', `${second.url}/v1/query`, { type: 'export_metadata', args: {} }, ADMIN);
+    const forged = (index: number) => ({ ...user('9'), 'x-forwarded-for': `198.51.100.${index}`, 'x-real-ip': `198.51.100.${index}` });
+    const answers = [];
+    for (let index = 0; index < 4; index++) answers.push((await http('POST', `${(index % 2 === 0 ? first : second).url}/v1/graphql`, QUERY, forged(index))).json);
+    expect(answers.filter((answer) => answer.errors?.[0]?.extensions?.code === 'rate-limit-exceeded')).toHaveLength(2);
+  });
 });

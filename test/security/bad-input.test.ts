@@ -164,6 +164,14 @@ describe('GraphQL documents nested too deep', () => {
     await expectStillServing();
   });
 
+  it('refuses a chain of 6 000 unused fragments, which validation alone would overflow on', async () => {
+    const fragments = Array.from({ length: 6000 }, (_, i) => `fragment F${i} on author { ...F${i + 1} }`);
+    fragments.push('fragment F6000 on author { id }');
+    const result = await engine.graphql({ query: `{ author { id } } ${fragments.join(' ')}` });
+    expect(result.json).toEqual(refusal('selections'));
+    await expectStillServing();
+  });
+
   it('answers a fragment cycle with validation-failed, not a hang', async () => {
     const result = await engine.graphql({ query: '{ author { ...A } } fragment A on author { articles { author { ...B } } } fragment B on author { ...A }' });
     expect(result.json.errors[0].extensions.code).toBe('validation-failed');

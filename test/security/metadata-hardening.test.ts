@@ -73,12 +73,19 @@ describe('replace_metadata refuses duplicate declarations', () => {
       '$.args.sources[0].tables[0]',
       'relationships: rel',
     ],
-    ['event triggers on two tables', [{ table: author, event_triggers: [trigger('changed')] }, { table: article, event_triggers: [trigger('changed')] }], '$.args.sources[0].tables', 'event triggers: changed'],
   ])('refuses duplicate %s', async (_what, tables, path, things) => {
     const before = await exported();
     const result = await engine.query({ type: 'replace_metadata', args: metadata(tables) });
     expect(result.status).toBe(400);
     expect(result.json).toEqual({ path, error: `multiple declarations exist for the following ${things}`, code: 'already-exists' });
+    await expectUnchanged(before);
+  });
+
+  it('refuses two event triggers of one name, on two tables, in the words of compat-facts', async () => {
+    const before = await exported();
+    const result = await engine.query({ type: 'replace_metadata', args: metadata([{ table: author, event_triggers: [trigger('changed')] }, { table: article, event_triggers: [trigger('changed')] }]) });
+    expect(result.status).toBe(400);
+    expect(result.json).toEqual({ path: '$.args.sources[0].tables', error: 'Event trigger with duplicate names not allowed: "changed"', code: 'not-supported' });
     await expectUnchanged(before);
   });
 

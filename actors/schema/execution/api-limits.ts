@@ -17,7 +17,8 @@ const NO_LIMITS: RoleLimits = {};
 
 export function roleLimits(limits: ApiLimits | undefined, session: Session): RoleLimits {
   if (limits === undefined || limits.disabled || isAdmin(session)) return NO_LIMITS;
-  const pick = <T>(limit: Limit<T> | undefined): T | undefined => (limit === undefined ? undefined : (limit.per_role[session.role] ?? limit.global));
+  // Own keys only: a role named `constructor` must not find Object.prototype's.
+  const pick = <T>(limit: Limit<T> | undefined): T | undefined => (limit === undefined ? undefined : Object.hasOwn(limit.per_role, session.role) ? limit.per_role[session.role] : limit.global);
   const found: RoleLimits = {};
   const depth = pick(limits.depth_limit);
   if (depth !== undefined) found.depth = depth;

@@ -239,12 +239,18 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
   };
 }
 
-/** The request's bounds: its deadline, its caller's signal, and whose share of the pool it takes. */
+/**
+ * The request's bounds: its deadline, its caller's signal, and whose share of the pool it
+ * takes. Admin is not counted (a backend sending everything with the admin secret would
+ * otherwise be one session); a session that no variable tells apart counts for its role only.
+ */
 function boundsFor(session: Session, context: ExecutionContext): RequestBounds {
+  const key = sessionKey(session);
+  const holder = isAdmin(session) ? undefined : key === null ? { role: session.role } : { role: session.role, session: key };
   return {
     deadline: context.deadline ?? Number.POSITIVE_INFINITY,
     timeUp: () => errors.timeLimitExceeded('$'),
-    holder: { role: session.role, session: sessionKey(session) },
+    ...(holder === undefined ? {} : { holder }),
     ...(context.signal === undefined ? {} : { signal: context.signal }),
   };
 }
@@ -285,8 +291,8 @@ function prepareDocument(schema: GraphQLSchema, request: GraphqlRequest): Prepar
 
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  // Before validation, whose cost grows with the nesting; every operation, since all are validated.
-  if (operations.some((candidate) => selectionsTooDeep(candidate.selectionSet, fragments))) {
+  // Before validation, whose cost grows with the nesting; every operation and fragment, since all are validated (used or not).
+  if ([...operations, ...fragments.values()].some((candidate) => selectionsTooDeep(candidate.selectionSet, fragments))) {
     return { kind: 'refused', body: graphqlErrorBody([errors.documentTooDeep('$.query', 'selections', MAX_DOCUMENT_DEPTH)]) };
   }
 

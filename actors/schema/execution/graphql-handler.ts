@@ -12,10 +12,12 @@ import type { GraphqlRequest } from './engine.js';
 import { rateLimitedClient, type RateLimiter } from './rate-limiter.js';
 import type { SchemaHost } from '../host.js';
 
-interface GraphqlMessage {
+/** `<p>.graphql` (schemas/bus/graphql-request.json). */
+export interface GraphqlMessage {
   headers: Record<string, string>;
   body: string;
   client_address?: string;
+  cancel_key: string;
 }
 
 function parseBody(body: string): GraphqlRequest | GraphqlRequest[] {
@@ -50,6 +52,8 @@ export interface GraphqlHandlerOptions {
   /** An auth webhook in POST mode reads the GraphQL request too; nobody else needs it. */
   sendRequestToAuth: boolean;
   rateLimiter: RateLimiter;
+  /** SERVICE_GRAPHQL_TRUST_PROXY_HEADERS: a client's IP from x-real-ip / x-forwarded-for. */
+  trustProxyHeaders: boolean;
   log: Logger;
 }
 
@@ -95,7 +99,7 @@ async function admit(limits: RoleLimits, session: Session, message: GraphqlMessa
   if (batchSize !== null && limits.batch !== undefined && batchSize > limits.batch) throw errors.batchLimitExceeded('$');
   const rate = limits.rate;
   if (rate === undefined) return;
-  const client = rateLimitedClient(rate, session, message.headers, message.client_address ?? '');
+  const client = rateLimitedClient(rate, session, message.headers, message.client_address ?? '', options.trustProxyHeaders);
   let admitted: boolean;
   try {
     admitted = await options.rateLimiter.admit(client, rate.max_reqs_per_min, batchSize ?? 1);

@@ -111,14 +111,15 @@ function isLostRace(error: unknown): boolean {
 
 /**
  * Whom a rate limit counts: the role, and the client's IP or the values of the listed
- * session variables. The IP is the proxy's word when there is one (`x-real-ip`, then the
- * first `x-forwarded-for` address, as Hasura reads them), else the socket's.
+ * session variables. The IP is the socket's, or, when the operator trusts a proxy in
+ * front, the proxy's word (`x-real-ip`, then the first `x-forwarded-for` address, as
+ * Hasura reads them): a client could otherwise name a new IP on every request.
  */
-export function rateLimitedClient(rate: RateLimit, session: Session, headers: Record<string, string>, socketAddress: string): string {
+export function rateLimitedClient(rate: RateLimit, session: Session, headers: Record<string, string>, socketAddress: string, trustProxyHeaders: boolean): string {
   if (rate.unique_params === undefined) return session.role;
   if (rate.unique_params === 'IP') {
-    const forwarded = headers['x-forwarded-for']?.split(',')[0]?.trim();
-    return `${session.role}\u0000ip\u0000${headers['x-real-ip']?.trim() || forwarded || socketAddress}`;
+    const forwarded = trustProxyHeaders ? headers['x-real-ip']?.trim() || headers['x-forwarded-for']?.split(',')[0]?.trim() : undefined;
+    return `${session.role}\u0000ip\u0000${forwarded || socketAddress}`;
   }
   return [session.role, 'vars', ...rate.unique_params.map((name) => session.variables[name] ?? '')].join('\u0000');
 }

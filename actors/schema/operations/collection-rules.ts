@@ -1,3 +1,4 @@
+import { repeatedNames } from '../../../src/metadata/duplicates.js';
 import { Kind, parse } from 'graphql';
 import { errors } from '../../../src/errors/errors.js';
 import type { AllowlistEntry, AllowlistScope, ListedQuery, Metadata, QueryCollectionEntry } from '../../../src/metadata/types.js';
@@ -28,7 +29,7 @@ export function checkQueryTexts(queries: readonly ListedQuery[], path: string): 
 
 /** No two queries of a collection share a name (create_query_collection's second step). */
 export function checkQueryNames(queries: readonly ListedQuery[], path: string): void {
-  const repeated = duplicates(queries.map((query) => query.name));
+  const repeated = repeatedNames(queries.map((query) => query.name));
   if (repeated.length > 0) throw errors.notSupported(`${path}.queries`, `found duplicate query names ${repeated.map(quote).join(', ')}`);
 }
 
@@ -40,22 +41,20 @@ export function checkScope(scope: AllowlistScope, path: string): AllowlistScope 
   }
   if (scope.roles === undefined) throw errors.parseFailed(path, 'key "roles" not found');
   if (scope.roles.length === 0) throw errors.parseFailed(`${path}.roles`, 'parsing NonEmpty failed, unexpected empty list');
-  if (duplicates(scope.roles).length > 0) throw errors.parseFailed(path, 'duplicate roles are not allowed');
+  if (repeatedNames(scope.roles).length > 0) throw errors.parseFailed(path, 'duplicate roles are not allowed');
   return { global: false, roles: scope.roles };
 }
 
 export const collectionMissing = (name: string): string => `query collection with name ${quote(name)} does not exist`;
 
 /**
- * replace_metadata: names declared once (Metadata.hs' parseListAsMap), queries and scopes
+ * replace_metadata (names declared twice are refused before, with every other kind's): queries and scopes
  * well-formed, and every allowlist entry naming a collection of the same metadata (Hasura
  * would silently admit nothing for it; here it is refused, so a typo cannot pass unseen).
  */
 export function checkCollectionsAndAllowlist(metadata: Metadata, path: string): void {
   const collections = metadata.query_collections ?? [];
   const allowlist = metadata.allowlist ?? [];
-  checkDeclaredOnce(collections.map((entry) => entry.name), 'query collections', path);
-  checkDeclaredOnce(allowlist.map((entry) => entry.collection), 'allowlist entries', path);
   collections.forEach((entry: QueryCollectionEntry, index) => {
     const at = `${path}.query_collections[${index}].definition`;
     checkQueryTexts(entry.definition.queries, at);
@@ -67,18 +66,6 @@ export function checkCollectionsAndAllowlist(metadata: Metadata, path: string): 
     if (entry.scope !== undefined) checkScope(entry.scope, `${at}.scope`);
     if (!names.has(entry.collection)) throw errors.notExists(`${at}.collection`, collectionMissing(entry.collection));
   });
-}
-
-function checkDeclaredOnce(names: readonly string[], things: string, path: string): void {
-  const repeated = duplicates(names);
-  if (repeated.length > 0) throw errors.parseFailed(path, `multiple declarations exist for the following ${things}: ${repeated.join(', ')}`);
-}
-
-function duplicates(names: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const repeated = new Set<string>();
-  for (const name of names) (seen.has(name) ? repeated : seen).add(name);
-  return [...repeated];
 }
 
 const quote = (name: string): string => JSON.stringify(name);

@@ -1,4 +1,8 @@
-/** `<p>.requests.cancel` (schemas/bus/request-cancel.json): nobody waits for this request's answer any more. */
+/**
+ * `<p>.requests.cancel` (schemas/bus/request-cancel.json): nobody waits for this request's
+ * answer any more. The key is the edge's own, never the client's `x-request-id`, so that
+ * one client cannot cancel another's request.
+ */
 export interface RequestCancel {
-  request_id: string;
+  cancel_key: string;
 }

@@ -59,7 +59,7 @@ export class SocketSession {
   #headers: Record<string, string>;
   readonly #deps: SocketSessionDeps;
   readonly #sinks = new Map<string, ResultSink>();
-  /** The queries and mutations being answered: operation id -> request id, to cancel them when the client stops waiting. */
+  /** The queries and mutations being answered: operation id -> cancel key, to cancel them when the client stops waiting. */
   readonly #asked = new Map<string, string>();
   #closed = false;
   #initialised: ((session: Session) => void) | null = null;
@@ -114,10 +114,14 @@ export class SocketSession {
     const options = { requestId: Bus.newRequestId(), timeoutMs: this.#deps.timeoutMs };
     if (operation !== 'subscription') {
       const body = JSON.stringify({ query: payload.query, variables: payload.variables ?? null, operationName: payload.operationName ?? null });
-      this.#asked.set(id, options.requestId);
+      const cancelKey = Bus.newRequestId();
+      this.#asked.set(id, cancelKey);
       try {
-        const reply = await bus.ask(bus.subjects.graphql, { headers: this.#headers, body, client_address: this.#deps.clientAddress }, options);
+        const reply = await bus.ask(bus.subjects.graphql, { headers: this.#headers, body, client_address: this.#deps.clientAddress, cancel_key: cancelKey }, options);
         return { kind: 'answered', result: decodeText(reply.body) };
+      } catch (error) {
+        cancelRequest(bus, cancelKey);
+        throw error;
       } finally {
         this.#asked.delete(id);
       }
@@ -163,7 +167,7 @@ export class SocketSession {
     if (this.#closed) return;
     this.#closed = true;
     this.#sinks.clear();
-    for (const requestId of this.#asked.values()) cancelRequest(this.#deps.bus, requestId);
+    for (const cancelKey of this.#asked.values()) cancelRequest(this.#deps.bus, cancelKey);
     const { bus } = this.#deps;
     bus.ask(bus.subjects.subscriptions(this.#deps.instance, SUBSCRIPTIONS_VERBS.close), { connection: this.connection }, { requestId: Bus.newRequestId(), timeoutMs: this.#deps.timeoutMs }).catch((error: unknown) => {
       this.#deps.log.warn({ err: error }, 'a socket close did not reach the subscriptions actor');
