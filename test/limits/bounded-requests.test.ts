@@ -61,6 +61,21 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Prom
 
 const asUser = (id: string) => ({ 'x-service-role': 'user', 'x-service-user-id': id });
 
+/** A slow query whose HTTP client gives up once it runs: its statement must be gone within a second. */
+async function expectCancelledWhenAbandoned(): Promise<void> {
+  const aborter = new AbortController();
+  const sent = fetch(`${engine.url}/v1/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...asUser('1') },
+    body: JSON.stringify({ query: '{ slow_items(args: {seconds: 30}) { id } }' }),
+    signal: aborter.signal,
+  }).catch((error: unknown) => error);
+  await waitUntil(async () => (await engineStatements('%slow_items%')).length === 1, 2000);
+  aborter.abort();
+  await sent;
+  await waitUntil(async () => (await engineStatements('%slow_items%')).length === 0, 1000);
+}
+
 beforeAll(async () => {
   database = await createTestDatabase();
   await database.sql(SETUP_SQL);
@@ -124,17 +139,7 @@ describe('a request whose time is up', () => {
 
 describe('a request whose client has gone', () => {
   it('over HTTP: its statement is cancelled at once', async () => {
-    const aborter = new AbortController();
-    const sent = fetch(`${engine.url}/v1/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...asUser('1') },
-      body: JSON.stringify({ query: '{ slow_items(args: {seconds: 30}) { id } }' }),
-      signal: aborter.signal,
-    }).catch((error: unknown) => error);
-    await waitUntil(async () => (await engineStatements('%slow_items%')).length === 1, 2000);
-    aborter.abort();
-    await sent;
-    await waitUntil(async () => (await engineStatements('%slow_items%')).length === 0, 1000);
+    await expectCancelledWhenAbandoned();
   });
 
   it('over WebSocket: a query is cancelled when the socket closes', async () => {
@@ -194,17 +199,7 @@ describe('a request that fails or loses its connection', () => {
     } finally {
       await bus.close();
     }
-    const aborter = new AbortController();
-    const sent = fetch(`${engine.url}/v1/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...asUser('1') },
-      body: JSON.stringify({ query: '{ slow_items(args: {seconds: 30}) { id } }' }),
-      signal: aborter.signal,
-    }).catch((error: unknown) => error);
-    await waitUntil(async () => (await engineStatements('%slow_items%')).length === 1, 2000);
-    aborter.abort();
-    await sent;
-    await waitUntil(async () => (await engineStatements('%slow_items%')).length === 0, 1000);
+    await expectCancelledWhenAbandoned();
   });
 });
 
