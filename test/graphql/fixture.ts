@@ -93,6 +93,8 @@ export async function setupGraphqlFixture(options: FixtureOptions = {}): Promise
               }
             },
             release: (error?: Error | boolean) => client.release(error),
+            on: (event: 'error', listener: (error: Error) => void) => client.on(event, listener),
+            off: (event: 'error', listener: (error: Error) => void) => client.off(event, listener),
           };
         },
       } as unknown as Pool;
