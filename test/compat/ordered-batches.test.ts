@@ -105,3 +105,32 @@ describe('a batch out of time', () => {
     expect(alone.json).toEqual([{ data: { slow_counters: [{ value: 30 }] } }, { data: { counter_by_pk: { value: 30 } } }]);
   });
 });
+
+describe('a batch whose client has gone', () => {
+  it('runs none of its remaining members', async () => {
+    await engine.graphql(setValue(40));
+    const aborter = new AbortController();
+    const body = [{ query: '{ slow_counters(args: {seconds: 30}) { value } }' }, setValue(41)];
+    const sent = fetch(`${engine.url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: aborter.signal }).catch((error: unknown) => error);
+    await waitUntil(async () => (await slowStatements()) === 1);
+    aborter.abort();
+    await sent;
+    await waitUntil(async () => (await slowStatements()) === 0);
+    // The mutation would have come right after the cancelled query; give it the time it would take.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await engine.graphql(readValue)).json).toEqual({ data: { counter_by_pk: { value: 40 } } });
+  });
+});
+
+async function slowStatements(): Promise<number> {
+  const running = await database.sql("select count(*)::int as n from pg_stat_activity where datname = current_database() and state = 'active' and query like '%slow_counters%' and pid <> pg_backend_pid()");
+  return running.rows[0].n as number;
+}
+
+async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > until) throw new Error(`not so within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
