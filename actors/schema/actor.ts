@@ -51,7 +51,7 @@ export const schemaActor: Actor = {
     await ensureSnapshotPointers(pool);
     const ask = () => actorRequest(bus, { requestId: Bus.newRequestId(), timeoutMs: config.busTimeoutMs });
     const outages = await probeRemoteSchemas(pool, (await store.read()).metadata, ask(), log);
-    const host = await SchemaHost.load(store, pool, log, { permissionsEnabled: config.enableRemoteSchemaPermissions, outages }, { inferFunctionPermissions: config.inferFunctionPermissions, enableAllowlist: config.enableAllowlist, log }, ask);
+    const host = await SchemaHost.load(store, pool, log, { permissionsEnabled: config.enableRemoteSchemaPermissions, outages }, { inferFunctionPermissions: config.inferFunctionPermissions, enableAllowlist: config.enableAllowlist, stringifyNumericTypes: config.stringifyNumericTypes, log }, ask);
     const subjects = bus.subjects;
 
     context.serve(subjects.query, async (request) => {

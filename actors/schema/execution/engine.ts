@@ -71,6 +71,12 @@ export interface GraphqlEngineOptions {
   resourceVersion?: number;
   /** SERVICE_GRAPHQL_ENABLE_ALLOWLIST (default false). */
   enableAllowlist?: boolean;
+  /**
+   * SERVICE_GRAPHQL_STRINGIFY_NUMERIC_TYPES (default false). Fixed for the engine's life,
+   * so its plan caches hold one form only; the two forms' statements differ in text, so
+   * their prepared statements' names (hashes of the text) differ too.
+   */
+  stringifyNumericTypes?: boolean;
 }
 
 interface RoleRuntime {
@@ -115,6 +121,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
   }
   // Writes also emit the session for event triggers (mutation-plan.ts) only when some exist.
   const emitSessionMessage = (metadata.sources[0]?.tables ?? []).some((entry) => (entry.event_triggers ?? []).length > 0);
+  const stringifyNumbers = options.stringifyNumericTypes ?? false;
   /**
    * The role's runtime, built on its first request. With remote schemas the role's view of
    * them comes from the remote-schema actor; while it cannot answer, the role is served its
@@ -192,7 +199,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
       return subscriptionPlan({
         model,
         plans: prepared.subscriptionPlans,
-        compile: () => compile(model, runtime, prepared, variables, COHORT_PLACEHOLDER),
+        compile: () => compile(model, runtime, prepared, variables, stringifyNumbers, COHORT_PLACEHOLDER),
         variables,
         session,
         resourceVersion: options.resourceVersion ?? 0,
@@ -209,14 +216,14 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
       }
       if (prepared.operation.operation === 'mutation') {
         const { access, writes } = runtime;
-        const request = { model, access, writes, operation: prepared.operation, fragments: prepared.fragments, emitSessionMessage };
+        const request = { model, access, writes, operation: prepared.operation, fragments: prepared.fragments, emitSessionMessage, stringifyNumbers };
         return executeMutation({ document: prepared, request, variables, session, db: context.db, bounds: boundsFor(session, context) });
       }
 
       let plan: CompiledPlan;
       let values: unknown[];
       try {
-        plan = planFor(prepared.plans, variables, () => namedPlan(compile(model, runtime, prepared, variables)));
+        plan = planFor(prepared.plans, variables, () => namedPlan(compile(model, runtime, prepared, variables, stringifyNumbers)));
         if (plan.sql === null) return encodeText(`{"data":${plan.staticData}}`);
         values = bindParams(plan.params, variables, session.variables);
       } catch (error) {
@@ -262,8 +269,9 @@ function roleView(sources: RoleViewRequest['remotes'], context: ExecutionContext
   return ask<RoleViewReply>((subjects) => subjects.remote(REMOTE_VERBS.roleView), { remotes: sources } satisfies RoleViewRequest);
 }
 
-function compile(model: SourceModel, runtime: RoleRuntime, prepared: ReadyDocument, variables: Record<string, unknown>, placeholder?: Placeholder) {
+function compile(model: SourceModel, runtime: RoleRuntime, prepared: ReadyDocument, variables: Record<string, unknown>, stringifyNumbers: boolean, placeholder?: Placeholder) {
   return compileOperation({
+    stringifyNumbers,
     model,
     access: runtime.access,
     operation: prepared.operation,

@@ -8,6 +8,7 @@ import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../../../src/json/nesting.js';
 import type { Session } from '../../../src/session/session.js';
 import type { Logger } from '../../../src/log/logger.js';
 import { roleLimits, type RoleLimits } from './api-limits.js';
+import { runBatch } from './batch.js';
 import type { GraphqlRequest } from './engine.js';
 import { rateLimitedClient, type RateLimiter } from './rate-limiter.js';
 import type { SchemaHost } from '../host.js';
@@ -67,7 +68,7 @@ export function requestDeadline(received: number, options: { timeoutMs: number; 
 
 /**
  * `<p>.graphql`: resolves the caller's session with the auth actor, then runs each
- * request of the body. Every failure is answered in the GraphQL envelope (the edge
+ * request of the body (a batch's in order, batch.ts). Every failure is answered in the GraphQL envelope (the edge
  * always sends HTTP 200 on this route, compat-facts 1.2).
  */
 export async function handleGraphql(host: SchemaHost, bus: Bus, message: GraphqlMessage, requestId: string, signal: AbortSignal, options: GraphqlHandlerOptions): Promise<HandlerReply> {
@@ -86,7 +87,7 @@ export async function handleGraphql(host: SchemaHost, bus: Bus, message: Graphql
     const meta: Record<string, string> = { [REPLY_META.role]: session.role };
     const reply = (body: Uint8Array): HandlerReply => ({ body, meta: setCookies.length === 0 ? meta : { ...meta, [REPLY_META.setCookie]: JSON.stringify(setCookies) } });
     if (!Array.isArray(parsed)) return reply(await engine.execute(parsed, session, context));
-    const parts = await Promise.all(parsed.map((request) => engine.execute(request, session, context)));
+    const parts = await runBatch(parsed, (request) => engine.execute(request, session, context), context, options.log);
     return reply(joinJsonArray(parts));
   } catch (error) {
     if (error instanceof ServiceError) return graphqlErrorBody([error]);

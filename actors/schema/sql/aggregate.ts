@@ -6,6 +6,7 @@ import { argumentsOf, collectFields, subSelections, type CollectedField } from '
 import { AGGREGATE_FUNCTIONS } from '../models/aggregate-functions.js';
 import { compileComputedScalar } from './computed-scalar.js';
 import { columnRef, jsonObject, nameLiteral } from './sql-text.js';
+import { outputValue, scalarOutput } from './output-value.js';
 
 /**
  * The `aggregate { count(columns, distinct) sum {...} avg {...} ... }` object of an
@@ -48,10 +49,10 @@ function functionObject(context: CompileContext, access: TableAccess, alias: str
   const pairs = collectFields(context, typeName, subSelections(field), field.path).map((sub): [string, string] => {
     if (sub.name === '__typename') return [sub.responseKey, nameLiteral(typeName)];
     const column = access.columnsByField.get(sub.name);
-    if (column !== undefined) return [sub.responseKey, `${fn}(${columnRef(alias, column.name)})`];
+    if (column !== undefined) return [sub.responseKey, outputValue(context, column.type, `${fn}(${columnRef(alias, column.name)})`)];
     const computed = access.fields.get(sub.name);
     invariant(computed?.kind === 'computed-scalar', `aggregated field ${sub.name} is a permitted column or scalar computed field`);
-    return [sub.responseKey, `${fn}(${compileComputedScalar(context, access, alias, computed.field, sub)})`];
+    return [sub.responseKey, scalarOutput(context, computed.field, `${fn}(${compileComputedScalar(context, access, alias, computed.field, sub)})`)];
   });
   return jsonObject(pairs);
 }

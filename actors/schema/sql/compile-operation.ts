@@ -46,6 +46,8 @@ export interface CompileRequest {
   resolveStatic: StaticFieldResolver;
   /** How parameters are written: bind parameters by default; a subscription reads its cohort's values. */
   placeholder?: Placeholder;
+  /** SERVICE_GRAPHQL_STRINGIFY_NUMERIC_TYPES (default false). */
+  stringifyNumbers?: boolean;
 }
 
 /** A root field's value: an SQL expression, or JSON known at compile time (`sql` when it has a literal form). */

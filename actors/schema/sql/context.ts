@@ -27,6 +27,8 @@ export interface CompileContext {
   params: ParamList;
   aliases: AliasGenerator;
   reads: StatementReads;
+  /** SERVICE_GRAPHQL_STRINGIFY_NUMERIC_TYPES: big numbers are answered as strings (output-value.ts). */
+  stringifyNumbers: boolean;
 }
 
 /** A fresh context for compiling one operation of a role with these variables. */
@@ -36,6 +38,7 @@ export function compileContext(request: {
   fragments: ReadonlyMap<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
   placeholder?: Placeholder | undefined;
+  stringifyNumbers?: boolean | undefined;
 }): CompileContext {
   return {
     model: request.model,
@@ -45,6 +48,7 @@ export function compileContext(request: {
     params: new ParamList(request.placeholder),
     aliases: new AliasGenerator(),
     reads: { tables: new Set(), callsFunctions: false },
+    stringifyNumbers: request.stringifyNumbers ?? false,
   };
 }
 

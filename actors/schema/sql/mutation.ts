@@ -31,6 +31,8 @@ export interface MutationRequest {
   fragments: ReadonlyMap<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
   emitSessionMessage: boolean;
+  /** SERVICE_GRAPHQL_STRINGIFY_NUMERIC_TYPES (default false). */
+  stringifyNumbers?: boolean;
 }
 
 export function compileMutation(request: MutationRequest): CompiledMutation {

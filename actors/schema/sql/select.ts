@@ -15,6 +15,7 @@ import { parseJsonPath } from './json-path.js';
 import { joinCondition } from './relationships.js';
 import { and, columnRef, jsonObject, nameLiteral } from './sql-text.js';
 import { permissionFilter } from './where.js';
+import { outputValue, scalarOutput } from './output-value.js';
 
 /**
  * Selections of table rows as JSON: lists (`<t>`, array relationships), single rows
@@ -87,7 +88,7 @@ function fieldValue(context: CompileContext, access: TableAccess, alias: string,
     case 'array-aggregate':
       return compileAggregate(context, tableAccessOf(context, target.relationship.target), field, relationshipJoin(target.relationship, alias));
     case 'computed-scalar':
-      return compileComputedScalar(context, access, alias, target.field, field);
+      return scalarOutput(context, target.field, compileComputedScalar(context, access, alias, target.field, field));
     case 'computed-table':
       return compileComputedTable(context, access, alias, target.field, field);
   }
@@ -97,7 +98,7 @@ function fieldValue(context: CompileContext, access: TableAccess, alias: string,
 function columnValue(context: CompileContext, alias: string, column: ColumnModel, field: CollectedField): string {
   const reference = columnRef(alias, column.name);
   const pathInput = argumentsOf(field).get('path');
-  if (pathInput === undefined || context.reader.isNull(pathInput)) return reference;
+  if (pathInput === undefined || context.reader.isNull(pathInput)) return outputValue(context, column.type, reference);
   const elements = parseJsonPath(context.reader.name(pathInput));
   if (!Array.isArray(elements)) throw errors.invalidJsonPath(pathInput.path, elements.error);
   if (elements.length === 0) return reference;
