@@ -1,4 +1,6 @@
+import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { http, startTestEngine, type HttpResult, type TestEngine } from '../harness/engine.js';
 
@@ -225,6 +227,25 @@ describe('GraphQL routes and health', () => {
     const legacy = await post('/v1alpha1/graphql', query);
     expect(legacy.status).toBe(200);
     expect(legacy.json).toEqual((await engine.graphql(query)).json);
+  });
+
+  it('serves subscriptions over WebSocket on /v1alpha1/graphql too', async () => {
+    const client = createClient({ url: `${engine.url.replace(/^http/, 'ws')}/v1alpha1/graphql`, webSocketImpl: WebSocket, connectionParams: { headers: admin }, retryAttempts: 0, lazy: true });
+    try {
+      const first = await new Promise((resolve, reject) => {
+        const stop = client.subscribe({ query: 'subscription { writer(order_by: {id: asc}) { name } }' }, {
+          next: (value) => {
+            stop();
+            resolve(value);
+          },
+          error: reject,
+          complete: () => undefined,
+        });
+      });
+      expect(first).toEqual({ data: { writer: [{ name: 'Ada' }, { name: 'Brian' }] } });
+    } finally {
+      await client.dispose();
+    }
   });
 
   it('answers GET /v1/graphql as Hasura: HTTP 200, not-supported PersistedQueryNotSupported', async () => {
