@@ -94,8 +94,9 @@ describe('POST /v1/metadata: the metadata operations under Hasura\'s pg_ names',
     expectError(await metadata({ type: 'mssql_track_table', args: { table: 'tag' } }), 400, { path: '$.type', code: 'not-supported', error: /"mssql"/ });
   });
 
-  it('refuses a pg_ command Hasura has and the engine does not with not-supported', async () => {
-    expectError(await metadata({ type: 'pg_add_source', args: { name: 'other' } }), 400, { path: '$.type', code: 'not-supported' });
+  it('refuses a command Hasura has and the engine does not with not-supported', async () => {
+    expectError(await metadata({ type: 'pg_add_source', args: { name: 'other' } }), 400, { path: '$.type', code: 'not-supported', error: /"pg_add_source"/ });
+    expectError(await metadata({ type: 'create_cron_trigger', args: { name: 'nightly' } }), 400, { path: '$.type', code: 'not-supported', error: /"create_cron_trigger"/ });
   });
 
   it('answers an unknown pg_ command as Hasura does', async () => {
@@ -124,8 +125,12 @@ describe('POST /v1/metadata: the metadata operations under Hasura\'s pg_ names',
     expect(exported.json.sources[0].tables.map((entry: { table: { name: string } }) => entry.table.name)).not.toContain('tag');
   });
 
-  it('refuses an unknown type with parse-failed', async () => {
-    expectError(await metadata({ type: 'track_everything', args: {} }), 400, { path: '$', code: 'parse-failed', error: /"track_everything"/ });
+  it('answers an unknown type as Hasura does', async () => {
+    expectError(await metadata({ type: 'track_everything', args: {} }), 400, {
+      path: '$',
+      code: 'parse-failed',
+      error: 'unknown metadata command "track_everything"; "track" was not recognized as a valid backend name',
+    });
   });
 
   it('takes version 1 or 2 only, version 2 for replace_metadata and export_metadata alone', async () => {

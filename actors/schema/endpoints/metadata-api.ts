@@ -1,25 +1,9 @@
 import { errors } from '../../../src/errors/errors.js';
 import { isOperationType } from '../operations/registry.js';
 import { isDataOperation } from './data-operations.js';
+import { PG_COMMANDS, UNPREFIXED_COMMANDS } from './hasura-commands.js';
 import { refuseOtherBackend, refuseOtherSource } from './one-database.js';
 import type { QueryRequest } from './request.js';
-
-/**
- * The metadata commands Hasura's `/v1/metadata` names with the `pg_` prefix
- * (Server/API/Backend.hs: source, table, permission, relationship, function, computed
- * field and event trigger commands; `set_table_is_enum` is PostgreSQL's own).
- */
-const PG_COMMANDS: readonly string[] = [
-  'add_source', 'drop_source', 'update_source', 'get_source_tables',
-  'track_table', 'untrack_table', 'track_tables', 'untrack_tables', 'set_table_customization', 'set_apollo_federation_config', 'set_table_is_enum',
-  'create_insert_permission', 'create_select_permission', 'create_update_permission', 'create_delete_permission',
-  'drop_insert_permission', 'drop_select_permission', 'drop_update_permission', 'drop_delete_permission', 'set_permission_comment',
-  'create_object_relationship', 'create_array_relationship', 'drop_relationship', 'rename_relationship', 'set_relationship_comment', 'suggest_relationships',
-  'create_remote_relationship', 'update_remote_relationship', 'delete_remote_relationship',
-  'track_function', 'untrack_function', 'set_function_customization', 'create_function_permission', 'drop_function_permission',
-  'add_computed_field', 'drop_computed_field',
-  'create_event_trigger', 'delete_event_trigger', 'redeliver_event', 'invoke_event_trigger', 'get_event_logs', 'get_event_invocation_logs', 'get_event_by_id',
-];
 
 const PG_PREFIX = 'pg_';
 
@@ -56,18 +40,19 @@ export function metadataRequest(request: QueryRequest, path: string): QueryReque
   return { type, args, ...(v2Shaped ? { version: 2 } : {}) };
 }
 
-/** The registry's name for a command: `pg_` taken off the commands Hasura prefixes. */
+/**
+ * The registry's name for a command: `pg_` taken off the commands Hasura prefixes. A
+ * command Hasura has and the engine lacks is `not-supported`; any other name, the data
+ * operations included, gets Hasura's answer to a name it does not know.
+ */
 function commandOf(type: string, path: string): string {
   refuseOtherBackend(type, path);
-  if (type.startsWith(PG_PREFIX)) {
-    const command = type.slice(PG_PREFIX.length);
-    if (!PG_COMMANDS.includes(command)) throw errors.unknownPostgresCommand(path, command);
-    if (!isOperationType(command)) throw errors.notSupported(`${path}.type`, `${JSON.stringify(type)} is a Hasura metadata command this engine does not support`);
-    return command;
+  const prefixed = type.startsWith(PG_PREFIX);
+  const command = prefixed ? type.slice(PG_PREFIX.length) : type;
+  if (prefixed && !PG_COMMANDS.includes(command)) throw errors.unknownPostgresCommand(path, command);
+  if (isOperationType(command) && !isDataOperation(command)) return command;
+  if (prefixed || PG_COMMANDS.includes(command) || UNPREFIXED_COMMANDS.includes(command)) {
+    throw errors.notSupported(`${path}.type`, `${JSON.stringify(type)} is a Hasura metadata command this engine does not support`);
   }
-  if (isDataOperation(type) || !isOperationType(type)) {
-    const prefix = type.includes('_') ? type.slice(0, type.indexOf('_')) : type;
-    throw errors.unknownMetadataCommand(path, type, prefix);
-  }
-  return type;
+  throw errors.unknownMetadataCommand(path, type, type.includes('_') ? type.slice(0, type.indexOf('_')) : type);
 }
