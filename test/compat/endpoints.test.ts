@@ -22,6 +22,7 @@ beforeAll(async () => {
     insert into author values (1, 'Ada'), (2, 'Brian');
     insert into article values (10, 1, 'On engines'), (11, 2, 'On C');
     create function search_articles(q text) returns setof article language sql stable as $$ select * from article where title ilike '%' || q || '%' $$;
+    create function name_length(person author) returns int language sql stable as $$ select length(person.name) $$;
   `);
   engine = await startTestEngine({ databaseUrl: db.url, env: { SERVICE_GRAPHQL_ADMIN_SECRET: SECRET } });
 });
@@ -83,6 +84,18 @@ describe('POST /v1/metadata: the metadata operations under Hasura\'s pg_ names',
     const found = await engine.graphql({ query: '{ search_articles(args: {q: "engines"}) { id } }' });
     expect(found.json).toEqual({ data: { search_articles: [{ id: 10 }] } });
     expect((await metadata({ type: 'pg_untrack_function', args: { source: 'default', function: { schema: 'public', name: 'search_articles' } } })).status).toBe(200);
+  });
+
+  it('adds computed fields and event triggers by their pg_ names', async () => {
+    const added = await metadata({ type: 'pg_add_computed_field', args: { source: 'default', table: 'author', name: 'name_length', definition: { function: 'name_length' } } });
+    expect(added.status, added.text).toBe(200);
+    const read = await engine.graphql({ query: '{ writer(where: {id: {_eq: 1}}) { name_length } }' });
+    expect(read.json).toEqual({ data: { writer: [{ name_length: 3 }] } });
+    expect((await metadata({ type: 'pg_drop_computed_field', args: { source: 'default', table: 'author', name: 'name_length' } })).json).toEqual({ message: 'success' });
+
+    const created = await metadata({ type: 'pg_create_event_trigger', args: { source: 'default', name: 'author_added', table: { schema: 'public', name: 'author' }, insert: { columns: '*' }, webhook: 'http://127.0.0.1:9/hook' } });
+    expect(created.status, created.text).toBe(200);
+    expect((await metadata({ type: 'pg_delete_event_trigger', args: { source: 'default', name: 'author_added' } })).json).toEqual({ message: 'success' });
   });
 
   it('refuses a source other than the one database with not-supported', async () => {
