@@ -105,6 +105,7 @@ describe('POST /v1/metadata: the metadata operations under Hasura\'s pg_ names',
 
   it('refuses another database engine\'s prefix with not-supported', async () => {
     expectError(await metadata({ type: 'mssql_track_table', args: { table: 'tag' } }), 400, { path: '$.type', code: 'not-supported', error: /"mssql"/ });
+    expectError(await metadata({ type: 'mysqlx', args: {} }), 400, { path: '$', code: 'parse-failed' });
   });
 
   it('refuses a command Hasura has and the engine does not with not-supported', async () => {

@@ -9,8 +9,9 @@ const OTHER_BACKENDS: readonly string[] = ['citus', 'cockroach', 'mssql', 'bigqu
 
 /** Refuses a type named for another database engine: the engine serves one PostgreSQL database. */
 export function refuseOtherBackend(type: string, path: string): void {
-  const prefix = type.slice(0, type.indexOf('_'));
-  if (OTHER_BACKENDS.includes(prefix)) throw errors.backendNotSupported(`${path}.type`, prefix);
+  const end = type.indexOf('_');
+  const prefix = type.slice(0, end);
+  if (end > 0 && OTHER_BACKENDS.includes(prefix)) throw errors.backendNotSupported(`${path}.type`, prefix);
 }
 
 /**
