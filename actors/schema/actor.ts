@@ -2,7 +2,7 @@ import type { KV } from '@nats-io/kv';
 import type { Actor } from '../../src/actor/actor.js';
 import { actorRequest } from '../../src/bus/actor-request.js';
 import { Bus, JsonReply } from '../../src/bus/bus.js';
-import type { RequestCancel } from '../../src/bus/messages/requests.js';
+import type { QueryEndpoint, RequestCancel } from '../../src/bus/messages/requests.js';
 import type { SubscriptionPlanRequest } from '../../src/bus/messages/subscriptions.js';
 import { ensureKv } from '../../src/bus/jetstream.js';
 import { encodeJson } from '../../src/bus/wire.js';
@@ -55,13 +55,13 @@ export const schemaActor: Actor = {
     const subjects = bus.subjects;
 
     context.serve(subjects.query, async (request) => {
-      const message = validate<{ session: Session; body: unknown }>('bus/query-request', request.json());
+      const message = validate<{ session: Session; body: unknown; endpoint?: QueryEndpoint }>('bus/query-request', request.json());
       try {
         const response = await runQuery(host, message.body, message.session, log.child({ requestId: request.requestId }), (committed) => {
           const changed: MetadataChanged = { resource_version: committed.resourceVersion, instance: context.instance };
           bus.publish(subjects.metadataChanged, changed);
           context.announce('metadata', { resource_version: committed.resourceVersion, type: requestType(message.body) });
-        }, actorRequest(bus, { requestId: request.requestId, timeoutMs: config.busTimeoutMs }));
+        }, actorRequest(bus, { requestId: request.requestId, timeoutMs: config.busTimeoutMs }), message.endpoint);
         return encodeJson(response);
       } catch (error) {
         // A database that cannot be reached is the user's to fix, not a bug of ours.

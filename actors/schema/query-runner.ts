@@ -1,4 +1,5 @@
 import type { ActorRequest } from '../../src/bus/actor-request.js';
+import type { QueryEndpoint } from '../../src/bus/messages/requests.js';
 import { errors } from '../../src/errors/errors.js';
 import { invariant } from '../../src/errors/service-error.js';
 import type { Logger } from '../../src/log/logger.js';
@@ -11,16 +12,12 @@ import { validate } from '../../src/schemas/validator.js';
 import { isAdmin, type Session } from '../../src/session/session.js';
 import type { ConsistencyReport } from './consistency/check.js';
 import { newInconsistencies } from './consistency/inconsistency.js';
+import { operationFor, requiredResourceVersion } from './endpoints/endpoint.js';
+import type { QueryRequest } from './endpoints/request.js';
 import type { Committed, SchemaHost } from './host.js';
 import type { OperationContext, OperationOutcome } from './operations/operation.js';
 import { followTrackedTables } from './operations/followed-tables.js';
 import { findOperation } from './operations/registry.js';
-
-interface QueryRequest {
-  type: string;
-  args?: unknown;
-  version?: number;
-}
 
 /** The metadata, catalog and report as the operations of one request leave them, step by step. */
 interface Draft {
@@ -37,11 +34,12 @@ interface Draft {
 const MAX_ATTEMPTS = 5;
 
 /**
- * Runs one `/v1/query` request (a single operation or a bulk) for an admin session:
+ * Runs one request of the JSON APIs (a single operation or a bulk) for an admin session:
  * validates it, applies it to a draft of the current metadata, checks the draft against
  * the database, and commits it with optimistic concurrency. SQL the request runs
  * (run_sql) and the new metadata commit in one transaction. A lost race re-reads the
- * store and runs the request again; nothing of a failed request is committed.
+ * store and runs the request again; nothing of a failed request is committed. The
+ * endpoint it came in on decides which operations it may name (endpoints/).
  */
 export async function runQuery(
   host: SchemaHost,
@@ -50,11 +48,13 @@ export async function runQuery(
   log: Logger,
   onCommitted: (committed: Committed) => void,
   ask: ActorRequest,
+  endpoint: QueryEndpoint = 'v1/query',
 ): Promise<unknown> {
   if (!isAdmin(session)) throw errors.adminOnly('$.args');
   const request = validate<QueryRequest>('query/request', body, '$');
+  const basedOn = requiredResourceVersion(endpoint, request);
   return host.exclusive(async () => {
-    const readOnly = isReadOnly(request);
+    const readOnly = isReadOnly(endpoint, request, '$');
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       // Writers take turns cluster-wide, so the optimistic check below is a safety net
       // rather than a retry loop under contention.
@@ -68,7 +68,9 @@ export async function runQuery(
         // Hasura sees a table created in psql without a reload: operations that may change
         // metadata check it against a catalog read now, not the one of the last change.
         draft.catalog = readOnly ? base.catalog : await host.introspect(transaction ?? undefined);
-        const response = await apply(host, request, '$', draft, session, log, base.resourceVersion, ask);
+        const response = await apply(host, endpoint, request, '$', draft, session, log, base.resourceVersion, ask);
+        // Hasura refuses a change based on another version than the stored one (409), and ignores the version on reads.
+        if (draft.metadataChanged && basedOn !== undefined && basedOn !== base.resourceVersion) throw errors.resourceVersionMismatch('$', basedOn);
         if (!draft.metadataChanged && !draft.catalogReloaded) {
           await finish(draft, 'commit');
           return response;
@@ -120,7 +122,8 @@ async function finish(draft: Draft, outcome: 'commit' | 'rollback'): Promise<voi
 
 async function apply(
   host: SchemaHost,
-  request: QueryRequest,
+  endpoint: QueryEndpoint,
+  given: QueryRequest,
   path: string,
   draft: Draft,
   session: Session,
@@ -129,11 +132,12 @@ async function apply(
   ask: ActorRequest,
 ): Promise<unknown> {
   const argsPath = `${path}.args`;
+  const request = operationFor(endpoint, given, path);
   if (request.type === 'bulk') {
     const items = validate<QueryRequest[]>('query/bulk', request.args ?? [], argsPath);
     const responses: unknown[] = [];
     for (const [index, item] of items.entries()) {
-      responses.push(await apply(host, item, `${argsPath}[${index}]`, draft, session, log, resourceVersion, ask));
+      responses.push(await apply(host, endpoint, item, `${argsPath}[${index}]`, draft, session, log, resourceVersion, ask));
     }
     return responses;
   }
@@ -188,11 +192,12 @@ async function settle(host: SchemaHost, outcome: OperationOutcome, draft: Draft,
   }
 }
 
-/** Whether every operation of the request only reads; malformed parts count as not (validation reports them). */
-function isReadOnly(request: QueryRequest): boolean {
-  if (request.type === 'bulk') return Array.isArray(request.args) && request.args.every((item: unknown) => typeof item === 'object' && item !== null && isReadOnly(item as QueryRequest));
+/** Whether every operation of the request only reads; malformed or refused parts count as not (applying them reports why). */
+function isReadOnly(endpoint: QueryEndpoint, given: QueryRequest, path: string): boolean {
   try {
-    return findOperation(request.type, request.version, '$').readOnly === true;
+    const request = operationFor(endpoint, given, path);
+    if (request.type === 'bulk') return Array.isArray(request.args) && request.args.every((item: unknown) => typeof item === 'object' && item !== null && isReadOnly(endpoint, item as QueryRequest, path));
+    return findOperation(request.type, request.version, path).readOnly === true;
   } catch {
     return false;
   }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Bus } from '../bus/bus.js';
+import type { QueryEndpoint } from '../bus/messages/requests.js';
 import { encodeJson, REPLY_META } from '../bus/wire.js';
 import type { Config } from '../config/load.js';
 import type { ApiName } from '../config/options.js';
@@ -53,7 +54,8 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
   const resolveSession = (request: IncomingMessage, requestId: string): Promise<Session> =>
     bus.request<Session>(subjects.authResolve, { headers: flattenHeaders(request) }, { requestId, timeoutMs });
 
-  const query: RouteHandler = async (request, response, facts) => {
+  // /v1/query, /v1/metadata and /v2/query: one handler; the schema actor decides what each endpoint serves.
+  const query = (endpoint: QueryEndpoint): RouteHandler => async (request, response, facts) => {
     let session: Session | undefined;
     try {
       const bytes = await readBody(request, deps.bodyLimit);
@@ -63,7 +65,7 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
       }
       session = await resolveSession(request, facts.requestId);
       facts.role = session.role;
-      const reply = await bus.ask(subjects.query, { session, body }, { requestId: facts.requestId, timeoutMs });
+      const reply = await bus.ask(subjects.query, { session, body, endpoint }, { requestId: facts.requestId, timeoutMs });
       return sendBody(request, response, 200, reply.body, JSON_TYPE, facts.requestId);
     } catch (error) {
       return sendQueryError(response, asServiceError(error, deps.log, facts), session !== undefined && isAdmin(session));
@@ -91,7 +93,16 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     }
   };
 
-  const graphqlGet: RouteHandler = async (_request, response) => sendGraphqlError(response, errors.graphqlGetNotSupported('$'));
+  // Hasura serves only persisted queries on GET /v1/graphql, after authenticating the caller, and
+  // answers this without them; persisted-query clients take it as "send the query by POST".
+  const graphqlGet: RouteHandler = async (request, response, facts) => {
+    try {
+      facts.role = (await resolveSession(request, facts.requestId)).role;
+      throw errors.persistedQueryNotSupported('$');
+    } catch (error) {
+      return sendGraphqlError(response, asServiceError(error, deps.log, facts));
+    }
+  };
 
   const configApi: RouteHandler = async (request, response, facts) => {
     try {
@@ -125,8 +136,11 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     ['/service/healthz', [{ method: 'GET', handle: health }]],
     ['/v1/version', [{ method: 'GET', handle: version }]],
     ['/v1alpha1/config', [{ method: 'GET', api: 'config', handle: configApi }]],
-    ['/v1/query', [{ method: 'POST', api: 'metadata', handle: query }]],
+    ['/v1/query', [{ method: 'POST', api: 'metadata', handle: query('v1/query') }]],
+    ['/v1/metadata', [{ method: 'POST', api: 'metadata', handle: query('v1/metadata') }]],
+    ['/v2/query', [{ method: 'POST', api: 'metadata', handle: query('v2/query') }]],
     ['/v1/graphql', [{ method: 'POST', api: 'graphql', handle: graphql }, { method: 'GET', api: 'graphql', handle: graphqlGet }]],
+    ['/v1alpha1/graphql', [{ method: 'POST', api: 'graphql', handle: graphql }]],
   ]);
   // Per path, the handlers of the enabled APIs by method: a path whose APIs are all disabled is not there (404).
   const served = new Map<string, Map<string, RouteHandler>>();

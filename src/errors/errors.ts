@@ -23,8 +23,19 @@ export const errors = {
   jsonTooDeep: define('bad-request', 400, (limit: number) => `request JSON is nested deeper than the limit of ${limit} levels`),
   notFound: define('not-found', 404, () => 'resource does not exist'),
   methodNotAllowed: define('method-not-allowed', 405, (method: string) => `method ${method} is not allowed here`),
-  graphqlGetNotSupported: define('not-supported', 200, () => 'GET requests are not supported on /v1/graphql; use POST'),
+  // Hasura's answer to a GET on /v1/graphql (GET serves only persisted queries there); APQ clients read it as "send POST".
+  persistedQueryNotSupported: define('not-supported', 400, () => 'PersistedQueryNotSupported'),
   unknownOperation: define('parse-failed', 400, (type: string) => `unknown operation type: ${quote(type)}`),
+
+  // Endpoints of the JSON APIs (/v1/metadata, /v2/query), with Hasura's texts (Server/API/Metadata.hs, V2Query.hs)
+  unknownMetadataCommand: define('parse-failed', 400, (type: string, prefix: string) => `unknown metadata command ${quote(type)}; ${quote(prefix)} was not recognized as a valid backend name`),
+  unknownPostgresCommand: define('parse-failed', 400, (command: string) => `unknown metadata command ${quote(command)} for backend postgres`),
+  metadataApiVersion: define('parse-failed', 400, (version: number) => `expected 1 or 2, encountered ${version}`),
+  notVersion2Command: define('parse-failed', 400, (type: string, expected: readonly string[]) => `expected tag field to be one of ${JSON.stringify(expected)} for version 2, but found tag ${quote(type)}`),
+  notADataOperation: define('parse-failed', 400, (type: string, expected: readonly string[]) => `When parsing a /v2/query request expected an Object with a tag field where the value is one of [${expected.join(', ')}], but got ${type}.`),
+  backendNotSupported: define('not-supported', 400, (backend: string) => `backend ${quote(backend)} is not supported: the engine serves one PostgreSQL database (the "pg_" names)`),
+  sourceNotSupported: define('not-supported', 400, (source: string) => `source ${quote(source)} is not supported: the engine serves one database, the source named "default"`),
+  resourceVersionMismatch: define('conflict', 409, (version: number) => `metadata resource version referenced (${version}) did not match current version`),
 
   // Bus
   noResponders: define('unavailable', 503, (subject: string) => `no actor is serving ${subject}; is the engine running with that actor?`),

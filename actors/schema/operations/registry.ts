@@ -77,3 +77,7 @@ export function findOperation(type: string, version: number | undefined, path: s
   if (operation === undefined) throw errors.parseFailed(`${path}.version`, `version ${version} of ${type} is not supported`);
   return operation as Operation<unknown>;
 }
+
+export function isOperationType(type: string): boolean {
+  return types.has(type);
+}

@@ -6,3 +6,9 @@
 export interface RequestCancel {
   cancel_key: string;
 }
+
+/**
+ * The HTTP route a `<p>.query` request came in on (schemas/bus/query-request.json): it
+ * decides which operations the request may name and under which names.
+ */
+export type QueryEndpoint = 'v1/query' | 'v1/metadata' | 'v2/query';

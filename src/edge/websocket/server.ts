@@ -29,11 +29,15 @@ export interface WebSocketEdgeDeps {
   serve(subject: string, handler: Parameters<Bus['serve']>[1]): void;
 }
 
+/** Hasura's GraphQL routes; older clients open their subscriptions on the legacy one. */
+const WEBSOCKET_PATHS: readonly string[] = ['/v1/graphql', '/v1alpha1/graphql'];
+
 /**
- * WebSockets on `/v1/graphql`: `graphql-transport-ws` when the client asks for it, else
- * the legacy Apollo protocol (Hasura's default, also with no subprotocol named; none is
- * echoed then, as strict clients require). Results for this instance's sockets arrive on
- * `<p>.edge.<instance>.deliver` from the subscriptions actor of the same instance.
+ * WebSockets on `/v1/graphql` and `/v1alpha1/graphql`: `graphql-transport-ws` when the
+ * client asks for it, else the legacy Apollo protocol (Hasura's default, also with no
+ * subprotocol named; none is echoed then, as strict clients require). Results for this
+ * instance's sockets arrive on `<p>.edge.<instance>.deliver` from the subscriptions actor of
+ * the same instance.
  */
 export function attachWebSockets(server: Server, deps: WebSocketEdgeDeps): { sockets: () => number; close(): void } {
   const { bus, config, log } = deps;
@@ -48,8 +52,8 @@ export function attachWebSockets(server: Server, deps: WebSocketEdgeDeps): { soc
 
   server.on('upgrade', (request: IncomingMessage, stream: Duplex, head: Buffer) => {
     const path = (request.url ?? '/').split('?')[0];
-    if (!graphqlEnabled || path !== '/v1/graphql') {
-      stream.end(`HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nWebSockets are served on /v1/graphql only`);
+    if (!graphqlEnabled || path === undefined || !WEBSOCKET_PATHS.includes(path)) {
+      stream.end(`HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nWebSockets are served on ${WEBSOCKET_PATHS.join(' and ')} only`);
       return;
     }
     const origin = cors.websocket(request);
