@@ -51,8 +51,8 @@ export async function runQuery(
   onCommitted: (committed: Committed) => void,
   ask: ActorRequest,
 ): Promise<unknown> {
-  if (!isAdmin(session)) throw errors.adminOnly('$.args');
   const request = validate<QueryRequest>('query/request', body, '$');
+  if (!isAdmin(session) && !isOpenToRoles(request)) throw errors.adminOnly('$.args');
   return host.exclusive(async () => {
     const readOnly = isReadOnly(request);
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -155,6 +155,7 @@ async function apply(
       invariant(draft.transaction !== null, `${request.type} asked for the request transaction but is marked read-only`);
       return draft.transaction;
     },
+    reader: () => draft.transaction ?? host.db,
     reloadCatalog: async () => {
       draft.catalogReloaded = true;
       // Inside the request's transaction the catalog shows its uncommitted DDL.
@@ -185,6 +186,16 @@ async function settle(host: SchemaHost, outcome: OperationOutcome, draft: Draft,
   if (outcome.metadata !== undefined) {
     draft.metadata = metadata;
     draft.metadataChanged = true;
+  }
+}
+
+/** Whether every operation of the request may be run by any role (the data API); malformed parts count as not. */
+function isOpenToRoles(request: QueryRequest): boolean {
+  if (request.type === 'bulk') return Array.isArray(request.args) && request.args.every((item: unknown) => typeof item === 'object' && item !== null && isOpenToRoles(item as QueryRequest));
+  try {
+    return findOperation(request.type, request.version, '$').openToRoles === true;
+  } catch {
+    return false;
   }
 }
 

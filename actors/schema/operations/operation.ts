@@ -28,6 +28,8 @@ export interface OperationContext {
    * the new metadata, or not at all.
    */
   transaction(): Promise<PoolClient>;
+  /** Where a read runs: the request's transaction when it has one (so it sees the writes before it), else the pool. */
+  reader(): Pool | PoolClient;
   /** Re-reads the database catalog (inside the transaction, if one is open). */
   reloadCatalog(): Promise<Catalog>;
   /** Checks metadata against a catalog, its remote schemas described by the remote-schema actor. */
@@ -60,6 +62,8 @@ export interface Operation<A = never> {
   readonly argsSchema: string;
   /** Reads metadata only: it needs no fresh look at the database catalog. */
   readonly readOnly?: boolean;
+  /** Any role may run it (the data API, under the role's permissions); the others are admin only. */
+  readonly openToRoles?: boolean;
   /** Rewrites an older accepted form of the args into the current one before validation. */
   readonly upgradeArgs?: (args: unknown) => unknown;
   run(args: A, context: OperationContext): Promise<OperationOutcome>;

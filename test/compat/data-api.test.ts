@@ -1,0 +1,113 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { admin, asUser, useMutationFixture } from '../mutations/fixture.js';
+
+/**
+ * The v1 data API on /v1/query (Hasura's `select`, `count`, `insert`, `update`, `delete`)
+ * over HTTP, for the admin and for role `user` of the mutation fixture, whose permissions
+ * GraphQL enforces in test/mutations: the same permissions must hold by this route.
+ * Role `reader` adds a select permission with a row limit and a session-variable filter;
+ * table `audit` is tracked with no permission for any role.
+ */
+const fixture = useMutationFixture();
+
+const query = (type: string, args: unknown, headers: Record<string, string> = admin) => fixture().engine.query({ type, args }, headers);
+const asReader = (id: string) => ({ ...admin, 'x-service-role': 'reader', 'x-service-user-id': id });
+
+beforeAll(async () => {
+  const setup = await fixture().engine.query({
+    type: 'bulk',
+    args: [
+      { type: 'create_select_permission', args: { table: 'author', role: 'reader', permission: { columns: ['id', 'name'], filter: { owner_id: { _neq: 'X-Service-User-Id' } }, limit: 1 } } },
+      { type: 'track_table', args: { name: 'audit' } },
+    ],
+  });
+  expect(setup.status).toBe(200);
+});
+
+describe('select', () => {
+  it('answers the admin every row, with the columns asked in order', async () => {
+    const result = await query('select', { table: 'author', columns: ['name', 'id'], order_by: '+id' });
+    expect(result.status).toBe(200);
+    expect(JSON.stringify(result.json)).toBe('[{"name":"Ada","id":1},{"name":"Brian","id":2}]');
+  });
+
+  it('expands * and reads relationships with their own where, order_by and limit', async () => {
+    await fixture().db.sql(`insert into article (author_id, title) values (1, 'Gears'), (1, 'Axles')`);
+    const result = await query('select', {
+      table: { schema: 'public', name: 'author' },
+      columns: ['id', { name: 'articles', columns: ['title'], where: { title: { _neq: 'Engines' } }, order_by: [{ column: 'title', type: 'desc' }], limit: 5 }],
+      where: { name: { _eq: 'Ada' } },
+    });
+    expect(result.json).toEqual([{ id: 1, articles: [{ title: 'Gears' }, { title: 'Axles' }] }]);
+    const star = await query('select', { table: 'article', columns: ['*', { name: 'author', columns: ['name'] }], where: { id: { _eq: 1 } } });
+    expect(star.json).toEqual([{ id: 1, author_id: 1, title: 'Engines', is_published: true, views: 0, author: { name: 'Ada' } }]);
+  });
+
+  it('orders by the string forms, with limit and offset', async () => {
+    const result = await query('select', { table: 'author', columns: ['id'], order_by: ['-id'], limit: 1, offset: 1 });
+    expect(result.json).toEqual([{ id: 1 }]);
+  });
+
+  it('shows a role only the rows and columns its permission allows', async () => {
+    const articles = await query('select', { table: 'article', columns: ['id', 'title'] }, asUser('1'));
+    expect(articles.json).toEqual([{ id: 1, title: 'Engines' }]);
+    const related = await query('select', { table: 'author', columns: ['id', { name: 'articles', columns: ['id'] }], order_by: 'id' }, asUser('2'));
+    expect(related.json).toEqual([{ id: 1, articles: [] }, { id: 2, articles: [{ id: 2 }] }]);
+    const star = await query('select', { table: 'author', columns: ['*'], where: { id: { _eq: 1 } } }, asUser('1'));
+    expect(Object.keys(star.json[0])).not.toContain('updated_by');
+  });
+
+  it("applies the permission's limit and its session-variable filter", async () => {
+    await fixture().db.sql(`insert into author (name, owner_id) values ('Cleo', '3')`);
+    const result = await query('select', { table: 'author', columns: ['name'], order_by: 'id', limit: 10 }, asReader('1'));
+    expect(result.json).toEqual([{ name: 'Brian' }]);
+    const counted = await query('count', { table: 'author' }, asReader('1'));
+    expect(counted.json).toEqual({ count: 2 });
+  });
+
+  it('refuses a column outside the role\'s permission, with Hasura\'s code and path', async () => {
+    const result = await query('select', { table: 'author', columns: ['id', 'updated_by'] }, asUser('1'));
+    expect(result.status).toBe(400);
+    expect(result.json).toEqual({ path: '$.args.columns[1]', error: 'role "user" does not have permission to select column "updated_by"', code: 'permission-denied' });
+    const where = await query('select', { table: 'author', columns: ['id'], where: { updated_by: { _eq: '1' } } }, asUser('1'));
+    expect(where.json.code).toBe('validation-failed');
+    expect(where.json.path).toBe('$.args.where.updated_by');
+    const order = await query('select', { table: 'author', columns: ['id'], order_by: '-updated_by' }, asUser('1'));
+    expect(order.json).toMatchObject({ path: '$.args.order_by', code: 'permission-denied' });
+  });
+
+  it('refuses a table the role may not read', async () => {
+    const result = await query('select', { table: 'audit', columns: ['id'] }, asUser('1'));
+    expect(result.json).toEqual({ path: '$.args', error: 'select on "audit" for role "user" is not allowed. ', code: 'permission-denied' });
+  });
+
+  it('refuses an unknown table, an unknown column, a malformed where and wrong types', async () => {
+    expect((await query('select', { table: 'nothing', columns: ['id'] })).json).toEqual({ path: '$.args.table', error: 'table "nothing" does not exist', code: 'not-exists' });
+    expect((await query('select', { table: 'author', columns: ['nope'] })).json).toEqual({ path: '$.args.columns[0]', error: 'no such column exists : "nope"', code: 'permission-denied' });
+    const where = await query('select', { table: 'author', columns: ['id'], where: { id: { _like: 3 } } });
+    expect(where.json).toMatchObject({ path: '$.args.where.id._like', code: 'validation-failed' });
+    const notObject = await query('select', { table: 'author', columns: ['id'], where: { id: 3 } });
+    expect(notObject.json).toMatchObject({ path: '$.args.where.id', code: 'validation-failed' });
+    const limit = await query('select', { table: 'author', columns: ['id'], limit: -1 });
+    expect(limit.json).toMatchObject({ path: '$.args.limit', code: 'parse-failed' });
+    const value = await query('select', { table: 'author', columns: ['id'], where: { id: { _eq: 'x' } } });
+    expect(value.json).toMatchObject({ path: '$.args', code: 'data-exception' });
+    expect((await query('select', { table: 'author' })).json).toMatchObject({ path: '$.args', code: 'parse-failed' });
+  });
+});
+
+describe('count', () => {
+  it('counts the rows matching where, and distinct values', async () => {
+    await fixture().db.sql(`insert into article (author_id, title) values (1, 'Gears')`);
+    expect((await query('count', { table: 'article' })).json).toEqual({ count: 3 });
+    expect((await query('count', { table: 'article', where: { author_id: { _eq: 1 } } })).json).toEqual({ count: 2 });
+    expect((await query('count', { table: 'article', distinct: ['author_id'] })).json).toEqual({ count: 2 });
+  });
+
+  it("counts only the rows the role may read, and refuses columns outside its permission", async () => {
+    expect((await query('count', { table: 'article' }, asUser('2'))).json).toEqual({ count: 1 });
+    const refused = await query('count', { table: 'author', distinct: ['updated_by'] }, asUser('2'));
+    expect(refused.json).toMatchObject({ path: '$.args.distinct[0]', code: 'permission-denied' });
+    expect((await query('count', { table: 'audit' }, asUser('2'))).json.code).toBe('permission-denied');
+  });
+});
