@@ -111,3 +111,45 @@ describe('count', () => {
     expect((await query('count', { table: 'audit' }, asUser('2'))).json.code).toBe('permission-denied');
   });
 });
+
+const authors = () => fixture().rows('select id, name, owner_id, rating, updated_by from author order by id');
+
+describe('insert', () => {
+  it('inserts objects for the admin, defaults for missing columns, and returns what was asked', async () => {
+    const result = await query('insert', { table: 'author', objects: [{ name: 'Cleo', rating: 7 }, { name: 'Dan', email: 'dan@example.com' }], returning: ['id', 'name', 'rating'] });
+    expect(result.status).toBe(200);
+    expect(result.json).toEqual({ affected_rows: 2, returning: [{ id: 3, name: 'Cleo', rating: 7 }, { id: 4, name: 'Dan', rating: null }] });
+    expect((await query('insert', { table: 'article', objects: [{ author_id: 3, title: 'Wheels' }] })).json).toEqual({ affected_rows: 1 });
+  });
+
+  it("sets the role's presets whatever it sends, and refuses rows failing its check", async () => {
+    const result = await query('insert', { table: 'author', objects: [{ name: 'Cleo', rating: 2 }], returning: ['id', 'owner_id'] }, asUser('7'));
+    expect(result.json).toEqual({ affected_rows: 1, returning: [{ id: 3, owner_id: '7' }] });
+    const failing = await query('insert', { table: 'author', objects: [{ name: 'Dan', rating: 1 }, { name: 'Eve', rating: 9 }] }, asUser('7'));
+    expect(failing.json).toEqual({ path: '$.args', error: 'check constraint of an insert/update permission has failed', code: 'permission-error' });
+    const through = await query('insert', { table: 'article', objects: [{ author_id: 2, title: 'Not mine' }] }, asUser('1'));
+    expect(through.json.code).toBe('permission-error');
+    expect((await authors()).map((row) => row.name)).toEqual(['Ada', 'Brian', 'Cleo']);
+  });
+
+  it("refuses columns outside the role's insert permission, unknown tables, and bad values", async () => {
+    const preset = await query('insert', { table: 'author', objects: [{ name: 'Cleo', owner_id: '1' }] }, asUser('7'));
+    expect(preset.json).toEqual({ path: '$.args.objects[0].owner_id', error: 'role "user" does not have permission to insert column "owner_id"', code: 'permission-denied' });
+    expect((await query('insert', { table: 'audit', objects: [{ op: 'x' }] }, asUser('7'))).json).toMatchObject({ path: '$.args', code: 'permission-denied' });
+    expect((await query('insert', { table: 'nothing', objects: [] })).json).toMatchObject({ path: '$.args.table', code: 'not-exists' });
+    expect((await query('insert', { table: 'author', objects: [{ nope: 1 }] })).json).toMatchObject({ path: '$.args.objects[0].nope', code: 'permission-denied' });
+    expect((await query('insert', { table: 'author', objects: [{ name: 'X', rating: 'high' }] })).json).toMatchObject({ path: '$.args', code: 'data-exception' });
+    expect((await query('insert', { table: 'author', objects: [{ name: 'X', email: 'ada@example.com' }] })).json).toMatchObject({ path: '$.args', code: 'constraint-violation' });
+    expect((await query('insert', { table: 'author', objects: {} })).json).toMatchObject({ path: '$.args.objects', code: 'parse-failed' });
+  });
+
+  it('upserts with on_conflict, within the role\'s update permission', async () => {
+    const ignored = await query('insert', { table: 'author', objects: [{ name: 'Ada again', email: 'ada@example.com' }], on_conflict: { action: 'ignore' } });
+    expect(ignored.json).toEqual({ affected_rows: 0 });
+    const updated = await query('insert', { table: 'author', objects: [{ name: 'Ada L.', email: 'ada@example.com' }], on_conflict: { action: 'update', constraint: 'author_email_key' }, returning: ['id', 'name'] });
+    expect(updated.json).toEqual({ affected_rows: 1, returning: [{ id: 1, name: 'Ada L.' }] });
+    const notOwn = await query('insert', { table: 'author', objects: [{ name: 'Brian B.', email: 'brian@example.com', rating: 1 }], on_conflict: { action: 'update', constraint_on: ['email'] } }, asUser('1'));
+    expect(notOwn.json).toEqual({ affected_rows: 0 });
+    expect((await authors())[1]!.name).toBe('Brian');
+  });
+});

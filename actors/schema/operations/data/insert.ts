@@ -1,0 +1,108 @@
+import { errors } from '../../../../src/errors/errors.js';
+import { isAdmin } from '../../../../src/session/session.js';
+import { qualified, quoteIdent } from '../../../../src/pg/quote.js';
+import type { ColumnModel, TableModel } from '../../models/table-model.js';
+import type { InsertAccess } from '../../models/write-access.js';
+import { columnValue } from '../../sql/column-value.js';
+import { permissionInput } from '../../sql/input.js';
+import type { MutationContext } from '../../sql/mutation-context.js';
+import { permissionCondition } from '../../sql/where.js';
+import type { Operation } from '../operation.js';
+import { dataAccess, notAllowed, permittedColumn, trackedTable, type DataAccess, type TableArg } from './access.js';
+import { mutationSql } from './mutation-result.js';
+import { argInput, runStatement, statementContext } from './statement.js';
+
+export interface OnConflictArg {
+  action: 'ignore' | 'update';
+  constraint?: string;
+  constraint_on?: string[];
+}
+
+export interface InsertArgs {
+  table: TableArg;
+  objects: Record<string, unknown>[];
+  returning?: string[];
+  on_conflict?: OnConflictArg;
+}
+
+/**
+ * `insert` (RQL/DML/Insert.hs): writes `objects` in one statement. A column the request
+ * leaves out of an object takes its default; the permission's presets are set whatever
+ * the request says; its check must hold for every written row, as `insert_<t>` does.
+ * `on_conflict` needs an update permission, as an upsert does in GraphQL.
+ */
+export const insertRows: Operation<InsertArgs> = {
+  type: 'insert',
+  argsSchema: 'query/insert',
+  openToRoles: true,
+  async run(args, context) {
+    const access = dataAccess(context);
+    const path = context.argsPath;
+    const table = trackedTable(access, args.table, `${path}.table`);
+    const permission = access.writes.inserts.get(table.key) ?? notAllowed(access, 'insert', table, path);
+    if (args.objects.length === 0) return { response: args.returning === undefined ? { affected_rows: 0 } : { affected_rows: 0, returning: [] } };
+    const statement = statementContext(access, context.metadata);
+    const alias = statement.aliases.fresh();
+    const columns = insertedColumns(access, permission, args.objects, `${path}.objects`);
+    const rows = args.objects.map((object, index) => `(${rowValues(statement, permission, columns, object, `${path}.objects[${index}]`).join(', ')})`);
+    const target = `${qualified(table.table.schema, table.table.name)} as ${quoteIdent(alias)}`;
+    const conflict = args.on_conflict === undefined ? '' : onConflictClause(statement, access, table, columns, alias, args.on_conflict, `${path}.on_conflict`);
+    if (columns.length === 0 && args.objects.length > 1) throw errors.notSupported(`${path}.objects`, 'several objects without any column cannot be inserted in one statement');
+    const write = columns.length === 0
+      ? `insert into ${target} default values${conflict} returning *`
+      : `insert into ${target} (${columns.map((column) => quoteIdent(column.name)).join(', ')}) values ${rows.join(', ')}${conflict} returning *`;
+    const sql = mutationSql(statement, access, { table, cte: statement.aliases.fresh(), write, returning: args.returning, check: permission.check }, path);
+    const row = await runStatement(context, statement, sql);
+    if (row.check_ok === false) throw errors.permissionCheckFailed(path);
+    return { response: JSON.parse(row.json) as unknown };
+  },
+};
+
+/** The columns any object names (each one the role may insert), then the preset ones, in that order. */
+function insertedColumns(access: DataAccess, permission: InsertAccess, objects: Record<string, unknown>[], path: string): ColumnModel[] {
+  const permitted = new Map(permission.columns.map((column) => [column.name, column]));
+  const columns = new Map<string, ColumnModel>();
+  objects.forEach((object, index) => {
+    for (const name of Object.keys(object)) {
+      if (!columns.has(name)) columns.set(name, permittedColumn(access, permitted, 'insert', name, `${path}[${index}].${name}`));
+    }
+  });
+  for (const name of permission.presets.keys()) {
+    const column = permission.model.columnsByName.get(name);
+    if (column !== undefined) columns.set(name, column);
+  }
+  return [...columns.values()];
+}
+
+function rowValues(statement: MutationContext, permission: InsertAccess, columns: ColumnModel[], object: Record<string, unknown>, path: string): string[] {
+  return columns.map((column) => {
+    if (permission.presets.has(column.name)) return columnValue(statement, column, permissionInput(permission.presets.get(column.name), `$.set.${column.name}`));
+    if (!(column.name in object)) return 'default';
+    return columnValue(statement, column, argInput(object[column.name], `${path}.${column.name}`));
+  });
+}
+
+/**
+ * `on conflict`: `ignore` does nothing, `update` sets the inserted columns the role may
+ * update, on rows its update permission filters in (as GraphQL's upsert). The target is
+ * a unique or primary key constraint by name, or its columns.
+ */
+function onConflictClause(statement: MutationContext, access: DataAccess, table: TableModel, columns: ColumnModel[], alias: string, conflict: OnConflictArg, path: string): string {
+  const update = access.writes.updates.get(table.key);
+  if (update === undefined && !isAdmin(access.session)) throw errors.onConflictNotAllowed(path);
+  let target = '';
+  if (conflict.constraint !== undefined) {
+    if (!table.uniqueConstraints.some((constraint) => constraint.name === conflict.constraint)) throw errors.constraintNotFound(`${path}.constraint`, conflict.constraint);
+    target = ` on constraint ${quoteIdent(conflict.constraint)}`;
+  } else if (conflict.constraint_on !== undefined) {
+    const byName = table.columnsByName;
+    target = ` (${conflict.constraint_on.map((name, index) => quoteIdent(permittedColumn(access, byName, 'insert', name, `${path}.constraint_on[${index}]`).name)).join(', ')})`;
+  }
+  if (conflict.action === 'ignore') return ` on conflict${target} do nothing`;
+  if (target === '') throw errors.invalidParams(path, 'constraint or constraint_on is required when action is update');
+  const updatable = new Set((update?.columns ?? []).map((column) => column.name));
+  const sets = columns.filter((column) => updatable.has(column.name)).map((column) => `${quoteIdent(column.name)} = excluded.${quoteIdent(column.name)}`);
+  if (sets.length === 0) return ` on conflict${target} do nothing`;
+  const filter = update?.filter ?? null;
+  return ` on conflict${target} do update set ${sets.join(', ')}${filter === null ? '' : ` where ${permissionCondition(statement, table, filter, alias)}`}`;
+}
