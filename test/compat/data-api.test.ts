@@ -153,3 +153,36 @@ describe('insert', () => {
     expect((await authors())[1]!.name).toBe('Brian');
   });
 });
+
+describe('update', () => {
+  it('applies $set, $inc, $mul and $default to the rows matching where', async () => {
+    const result = await query('update', { table: 'author', where: { id: { _eq: 1 } }, $set: { name: 'Ada L.' }, $inc: { rating: 2 }, returning: ['name', 'rating'] });
+    expect(result.json).toEqual({ affected_rows: 1, returning: [{ name: 'Ada L.', rating: 5 }] });
+    expect((await query('update', { table: 'author', where: {}, $mul: { rating: 2 } })).json).toEqual({ affected_rows: 2 });
+    expect((await query('update', { table: 'author', where: { id: { _eq: 2 } }, $default: ['email'] })).json).toEqual({ affected_rows: 1 });
+    expect(await fixture().rows('select rating, email from author order by id')).toEqual([{ rating: 10, email: 'ada@example.com' }, { rating: 8, email: null }]);
+  });
+
+  it("changes only the role's own rows, sets its presets, and refuses rows failing its check", async () => {
+    const result = await query('update', { table: 'author', where: {}, $set: { name: 'Mine' } }, asUser('2'));
+    expect(result.json).toEqual({ affected_rows: 1 });
+    expect(await authors()).toEqual([
+      { id: 1, name: 'Ada', owner_id: '1', rating: 3, updated_by: null },
+      { id: 2, name: 'Mine', owner_id: '2', rating: 4, updated_by: '2' },
+    ]);
+    const failing = await query('update', { table: 'author', where: { id: { _eq: 2 } }, $inc: { rating: 5 } }, asUser('2'));
+    expect(failing.json).toMatchObject({ path: '$.args', code: 'permission-error' });
+    expect((await authors())[1]!.rating).toBe(4);
+  });
+
+  it('refuses a missing where, columns outside the permission, a column in two operators and no operator', async () => {
+    expect((await query('update', { table: 'author', $set: { name: 'X' } })).json).toEqual({ path: '$.args', error: 'key "where" not found', code: 'parse-failed' });
+    expect((await query('update', { table: 'author', where: {}, $set: { email: 'x@example.com' } }, asUser('1'))).json).toEqual({
+      path: "$.args['$set'].email", error: 'role "user" does not have permission to update column "email"', code: 'permission-denied',
+    });
+    expect((await query('update', { table: 'author', where: {}, $set: { rating: 1 }, $inc: { rating: 1 } })).json).toMatchObject({ path: '$.args', code: 'validation-failed' });
+    expect((await query('update', { table: 'author', where: {} })).json).toMatchObject({ path: '$.args', code: 'validation-failed' });
+    expect((await query('update', { table: 'article', where: {}, $set: { title: 'X' } }, asReader('1'))).json).toMatchObject({ path: '$.args', code: 'permission-denied' });
+    expect((await query('update', { table: 'author', where: { nope: {} }, $set: { name: 'X' } })).json).toMatchObject({ path: '$.args.where.nope', code: 'validation-failed' });
+  });
+});
