@@ -186,3 +186,50 @@ describe('update', () => {
     expect((await query('update', { table: 'author', where: { nope: {} }, $set: { name: 'X' } })).json).toMatchObject({ path: '$.args.where.nope', code: 'validation-failed' });
   });
 });
+
+describe('delete', () => {
+  it('deletes the rows matching where and returns them', async () => {
+    const result = await query('delete', { table: 'article', where: { title: { _eq: 'Pipes' } }, returning: ['id'] });
+    expect(result.json).toEqual({ affected_rows: 1, returning: [{ id: 2 }] });
+  });
+
+  it("deletes only what the role's delete permission allows", async () => {
+    await fixture().db.sql('delete from article');
+    expect((await query('delete', { table: 'author', where: {} }, asUser('1'))).json).toEqual({ affected_rows: 1 });
+    expect((await authors()).map((row) => row.id)).toEqual([2]);
+    expect((await query('delete', { table: 'article', where: {} }, asUser('1'))).json).toEqual({ path: '$.args', error: 'delete on "article" for role "user" is not allowed. ', code: 'permission-denied' });
+  });
+
+  it('refuses a missing where', async () => {
+    expect((await query('delete', { table: 'author' })).json).toEqual({ path: '$.args', error: 'key "where" not found', code: 'parse-failed' });
+  });
+});
+
+describe('bulk of data operations', () => {
+  it('runs them in order, each seeing what the one before wrote', async () => {
+    const result = await fixture().engine.query({ type: 'bulk', args: [
+      { type: 'insert', args: { table: 'author', objects: [{ name: 'Cleo', rating: 1 }] } },
+      { type: 'update', args: { table: 'author', where: { name: { _eq: 'Cleo' } }, $inc: { rating: 1 } } },
+      { type: 'select', args: { table: 'author', columns: ['name', 'rating'], where: { name: { _eq: 'Cleo' } } } },
+      { type: 'count', args: { table: 'author' } },
+    ] }, asUser('9'));
+    expect(result.json).toEqual([{ affected_rows: 1 }, { affected_rows: 1 }, [{ name: 'Cleo', rating: 2 }], { count: 3 }]);
+  });
+
+  it('writes nothing when one of them fails, and says which', async () => {
+    const result = await fixture().engine.query({ type: 'bulk', args: [
+      { type: 'insert', args: { table: 'author', objects: [{ name: 'Cleo', rating: 1 }] } },
+      { type: 'delete', args: { table: 'article', where: {} } },
+    ] }, asUser('9'));
+    expect(result.json).toMatchObject({ path: '$.args[1].args', code: 'permission-denied' });
+    expect((await authors()).length).toBe(2);
+  });
+
+  it('still refuses metadata operations to a role, inside a bulk too', async () => {
+    const result = await fixture().engine.query({ type: 'bulk', args: [
+      { type: 'select', args: { table: 'author', columns: ['id'] } },
+      { type: 'untrack_table', args: { table: 'author' } },
+    ] }, asUser('9'));
+    expect(result.json).toEqual({ path: '$.args', error: 'restricted access : admin only', code: 'access-denied' });
+  });
+});
