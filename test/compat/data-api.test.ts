@@ -43,6 +43,14 @@ describe('select', () => {
     expect(star.json).toEqual([{ id: 1, author_id: 1, title: 'Engines', is_published: true, views: 0, author: { name: 'Ada' } }]);
   });
 
+  it("takes Hasura's {column: value} shorthand and session variables in where", async () => {
+    expect((await query('select', { table: 'author', columns: ['name'], where: { id: 2 } })).json).toEqual([{ name: 'Brian' }]);
+    const own = await query('select', { table: 'author', columns: ['name'], where: { owner_id: 'X-Service-User-Id' } }, asUser('1'));
+    expect(own.json).toEqual([{ name: 'Ada' }]);
+    const missing = await query('select', { table: 'author', columns: ['name'], where: { owner_id: 'X-Service-Team-Id' } }, asUser('1'));
+    expect(missing.json).toMatchObject({ path: '$.args', code: 'not-found' });
+  });
+
   it('orders by the string forms, with limit and offset', async () => {
     const result = await query('select', { table: 'author', columns: ['id'], order_by: ['-id'], limit: 1, offset: 1 });
     expect(result.json).toEqual([{ id: 1 }]);
@@ -86,8 +94,8 @@ describe('select', () => {
     expect((await query('select', { table: 'author', columns: ['nope'] })).json).toEqual({ path: '$.args.columns[0]', error: 'no such column exists : "nope"', code: 'permission-denied' });
     const where = await query('select', { table: 'author', columns: ['id'], where: { id: { _like: 3 } } });
     expect(where.json).toMatchObject({ path: '$.args.where.id._like', code: 'validation-failed' });
-    const notObject = await query('select', { table: 'author', columns: ['id'], where: { id: 3 } });
-    expect(notObject.json).toMatchObject({ path: '$.args.where.id', code: 'validation-failed' });
+    const notObject = await query('select', { table: 'author', columns: ['id'], where: { _and: 3 } });
+    expect(notObject.json).toMatchObject({ path: '$.args.where._and', code: 'validation-failed' });
     const limit = await query('select', { table: 'author', columns: ['id'], limit: -1 });
     expect(limit.json).toMatchObject({ path: '$.args.limit', code: 'parse-failed' });
     const value = await query('select', { table: 'author', columns: ['id'], where: { id: { _eq: 'x' } } });

@@ -2,13 +2,13 @@ import { errors } from '../../../../src/errors/errors.js';
 import type { BoolExp } from '../../../../src/metadata/types.js';
 import type { TableAccess } from '../../models/role-access.js';
 import type { CompileContext } from '../../sql/context.js';
+import { permissionInput } from '../../sql/input.js';
 import { readFrom, tableAccessOf } from '../../sql/context.js';
 import { joinCondition } from '../../sql/relationships.js';
 import { and, columnRef, jsonObject } from '../../sql/sql-text.js';
 import { compileWhere, permissionFilter } from '../../sql/where.js';
 import { notAllowed, permittedColumn, type DataAccess } from './access.js';
 import { orderByClause, type OrderByArg } from './order-by.js';
-import { argInput } from './statement.js';
 
 /**
  * `select`'s `columns` (RQL/Types `SelCol`): `"*"` for every column the role may read, a
@@ -26,13 +26,18 @@ export interface RelationshipSelect {
   offset?: number;
 }
 
-/** The rows of a table the role reads: the permission's filter, the request's `where`. */
+/**
+ * The rows of a table the role reads: the permission's filter, the request's `where`.
+ * The `where` names only what the role may read, as GraphQL's; like a permission's filter
+ * (Hasura's DML parses both alike) it may write `{column: value}` for `_eq` and use
+ * `X-Service-*` session variables as values.
+ */
 export function rowConditions(context: CompileContext, table: TableAccess, alias: string, where: BoolExp | undefined, path: string): string[] {
   const conditions: string[] = [];
   const filter = permissionFilter(context, table, alias);
   if (filter !== null) conditions.push(filter);
   if (where !== undefined) {
-    const condition = compileWhere(context, table, alias, argInput(where, path));
+    const condition = compileWhere(context, table, alias, permissionInput(where, path));
     if (condition !== 'true') conditions.push(condition);
   }
   return conditions;
