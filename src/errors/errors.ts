@@ -134,6 +134,9 @@ export const errors = {
 
   // The v1 data API (`select`, `insert`, ... on /v1/query): Hasura's DML/Internal.hs texts
   permissionDenied: define('permission-denied', 400, (what: string) => what),
+  dataUnexpectedPayload: define('unexpected-payload', 400, (what: string) => what),
+  dataUnexpected: define('unexpected', 400, (what: string) => what),
+  dataCheckFailed: define('permission-error', 400, () => 'Check constraint violation. insert/update check constraint failed'),
 
   // Postgres (compat-facts 1.3): /v1/query shows its message; /v1/graphql a bad value's or a
   // violated constraint's, and only the admin role the statement (`internal`).

@@ -97,7 +97,11 @@ describe('select', () => {
     const notObject = await query('select', { table: 'author', columns: ['id'], where: { _and: 3 } });
     expect(notObject.json).toMatchObject({ path: '$.args.where._and', code: 'validation-failed' });
     const limit = await query('select', { table: 'author', columns: ['id'], limit: -1 });
-    expect(limit.json).toMatchObject({ path: '$.args.limit', code: 'parse-failed' });
+    expect(limit.json).toEqual({ path: '$.args.limit', error: 'unexpected negative value', code: 'not-supported' });
+    const offset = await query('select', { table: 'author', columns: ['id', { name: 'articles', columns: ['id'], offset: -2 }] });
+    expect(offset.json).toMatchObject({ path: '$.args.columns[1].offset', code: 'not-supported' });
+    const text = await query('select', { table: 'author', columns: ['id'], limit: '3' });
+    expect(text.json).toMatchObject({ path: '$.args.limit', code: 'parse-failed' });
     const value = await query('select', { table: 'author', columns: ['id'], where: { id: { _eq: 'x' } } });
     expect(value.json).toMatchObject({ path: '$.args', code: 'data-exception' });
     expect((await query('select', { table: 'author' })).json).toMatchObject({ path: '$.args', code: 'parse-failed' });
@@ -134,7 +138,7 @@ describe('insert', () => {
     const result = await query('insert', { table: 'author', objects: [{ name: 'Cleo', rating: 2 }], returning: ['id', 'owner_id'] }, asUser('7'));
     expect(result.json).toEqual({ affected_rows: 1, returning: [{ id: 3, owner_id: '7' }] });
     const failing = await query('insert', { table: 'author', objects: [{ name: 'Dan', rating: 1 }, { name: 'Eve', rating: 9 }] }, asUser('7'));
-    expect(failing.json).toEqual({ path: '$.args', error: 'check constraint of an insert/update permission has failed', code: 'permission-error' });
+    expect(failing.json).toEqual({ path: '$.args', error: 'Check constraint violation. insert/update check constraint failed', code: 'permission-error' });
     const through = await query('insert', { table: 'article', objects: [{ author_id: 2, title: 'Not mine' }] }, asUser('1'));
     expect(through.json.code).toBe('permission-error');
     expect((await authors()).map((row) => row.name)).toEqual(['Ada', 'Brian', 'Cleo']);
@@ -142,10 +146,13 @@ describe('insert', () => {
 
   it("refuses columns outside the role's insert permission, unknown tables, and bad values", async () => {
     const preset = await query('insert', { table: 'author', objects: [{ name: 'Cleo', owner_id: '1' }] }, asUser('7'));
-    expect(preset.json).toEqual({ path: '$.args.objects[0].owner_id', error: 'role "user" does not have permission to insert column "owner_id"', code: 'permission-denied' });
+    expect(preset.json).toEqual({ path: '$.args.objects[0]', error: 'column "owner_id" is not insertable for role "user"', code: 'not-supported' });
+    const hidden = await query('insert', { table: 'author', objects: [{ name: 'Cleo' }, { name: 'Dan', updated_by: '1' }] }, asUser('7'));
+    expect(hidden.json).toEqual({ path: '$.args.objects[1]', error: 'role "user" does not have permission to insert column "updated_by"', code: 'permission-denied' });
     expect((await query('insert', { table: 'audit', objects: [{ op: 'x' }] }, asUser('7'))).json).toMatchObject({ path: '$.args', code: 'permission-denied' });
     expect((await query('insert', { table: 'nothing', objects: [] })).json).toMatchObject({ path: '$.args.table', code: 'not-exists' });
-    expect((await query('insert', { table: 'author', objects: [{ nope: 1 }] })).json).toMatchObject({ path: '$.args.objects[0].nope', code: 'permission-denied' });
+    expect((await query('insert', { table: 'author', objects: [{ nope: 1 }] })).json).toEqual({ path: '$.args.objects[0]', error: 'column "nope" does not exist', code: 'not-exists' });
+    expect((await query('insert', { table: 'author', objects: [] })).json).toEqual({ path: '$.args.objects', error: 'objects should not be empty', code: 'unexpected-payload' });
     expect((await query('insert', { table: 'author', objects: [{ name: 'X', rating: 'high' }] })).json).toMatchObject({ path: '$.args', code: 'data-exception' });
     expect((await query('insert', { table: 'author', objects: [{ name: 'X', email: 'ada@example.com' }] })).json).toMatchObject({ path: '$.args', code: 'constraint-violation' });
     expect((await query('insert', { table: 'author', objects: {} })).json).toMatchObject({ path: '$.args.objects', code: 'parse-failed' });
@@ -159,6 +166,10 @@ describe('insert', () => {
     const notOwn = await query('insert', { table: 'author', objects: [{ name: 'Brian B.', email: 'brian@example.com', rating: 1 }], on_conflict: { action: 'update', constraint_on: ['email'] } }, asUser('1'));
     expect(notOwn.json).toEqual({ affected_rows: 0 });
     expect((await authors())[1]!.name).toBe('Brian');
+    const untargeted = await query('insert', { table: 'author', objects: [{ name: 'X' }], on_conflict: { action: 'update' } });
+    expect(untargeted.json).toMatchObject({ path: '$.args.on_conflict', code: 'unexpected-payload' });
+    const unknown = await query('insert', { table: 'author', objects: [{ name: 'X' }], on_conflict: { action: 'ignore', constraint: 'nope' } });
+    expect(unknown.json).toEqual({ path: '$.args.on_conflict.constraint', error: 'constraint "nope" for table "author" does not exist', code: 'unexpected' });
   });
 });
 
@@ -183,13 +194,15 @@ describe('update', () => {
     expect((await authors())[1]!.rating).toBe(4);
   });
 
-  it('refuses a missing where, columns outside the permission, a column in two operators and no operator', async () => {
+  it('refuses a missing where, columns outside the permission or preset by it, and no operator', async () => {
     expect((await query('update', { table: 'author', $set: { name: 'X' } })).json).toEqual({ path: '$.args', error: 'key "where" not found', code: 'parse-failed' });
     expect((await query('update', { table: 'author', where: {}, $set: { email: 'x@example.com' } }, asUser('1'))).json).toEqual({
-      path: "$.args['$set'].email", error: 'role "user" does not have permission to update column "email"', code: 'permission-denied',
+      path: "$.args['$set']", error: 'role "user" does not have permission to update column "email"', code: 'permission-denied',
     });
-    expect((await query('update', { table: 'author', where: {}, $set: { rating: 1 }, $inc: { rating: 1 } })).json).toMatchObject({ path: '$.args', code: 'validation-failed' });
-    expect((await query('update', { table: 'author', where: {} })).json).toMatchObject({ path: '$.args', code: 'validation-failed' });
+    expect((await query('update', { table: 'author', where: {}, $inc: { updated_by: 1 } }, asUser('1'))).json).toEqual({
+      path: "$.args['$inc']", error: 'column "updated_by" is not updatable for role "user"; its value is predefined in permission', code: 'not-supported',
+    });
+    expect((await query('update', { table: 'author', where: {} })).json).toEqual({ path: '$.args', error: 'atleast one of $set, $inc, $mul has to be present', code: 'unexpected-payload' });
     expect((await query('update', { table: 'article', where: {}, $set: { title: 'X' } }, asReader('1'))).json).toMatchObject({ path: '$.args', code: 'permission-denied' });
     expect((await query('update', { table: 'author', where: { nope: {} }, $set: { name: 'X' } })).json).toMatchObject({ path: '$.args.where.nope', code: 'validation-failed' });
   });

@@ -45,14 +45,22 @@ export function trackedTable(access: DataAccess, arg: TableArg, path: string): T
 
 export type PermissionKind = 'select' | 'insert' | 'update' | 'delete';
 
-/** Hasura's refusal of an operation the role has no permission for (DML/Internal.hs `askPermInfo`). */
-export function notAllowed(access: DataAccess, kind: PermissionKind, table: TableModel, path: string): never {
-  throw errors.permissionDenied(path, `${kind} on ${quoted(table.table)} for role ${JSON.stringify(access.read.role)} is not allowed. `);
+/**
+ * Hasura's refusal of an operation the role has no permission for (DML/Internal.hs
+ * `askPermInfo`); `why` is the operation's own addition when the missing one is select.
+ */
+export function notAllowed(access: DataAccess, kind: PermissionKind, table: TableModel, path: string, why = ''): never {
+  throw errors.permissionDenied(path, `${kind} on ${quoted(table.table)} for role ${JSON.stringify(access.read.role)} is not allowed. ${why}`);
 }
 
-/** What the role may read of `table`, or Hasura's refusal. */
-export function readableTable(access: DataAccess, table: TableModel, path: string): TableAccess {
-  return access.read.tables.get(table.key) ?? notAllowed(access, 'select', table, path);
+/** What the role may read of `table`, or Hasura's refusal, with why the operation needs it. */
+export function readableTable(access: DataAccess, table: TableModel, path: string, why = ''): TableAccess {
+  return access.read.tables.get(table.key) ?? notAllowed(access, 'select', table, path, why);
+}
+
+/** Hasura's reason an update or delete needs a select permission (Update.hs, Delete.hs). */
+export function whereNeedsSelect(kind: 'update' | 'delete'): string {
+  return `; "${kind}" is only allowed if the role has "select" permission as "where" can't be used without "select" permission on the table`;
 }
 
 /**

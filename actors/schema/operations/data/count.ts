@@ -25,7 +25,7 @@ export const countRows: Operation<CountArgs> = {
   async run(args, context) {
     const access = dataAccess(context);
     const path = context.argsPath;
-    const table = readableTable(access, trackedTable(access, args.table, `${path}.table`), path);
+    const table = readableTable(access, trackedTable(access, args.table, `${path}.table`), path, '; "count" is only allowed if the role has "select" permissions on the table');
     const statement = statementContext(access, context.metadata);
     const alias = statement.aliases.fresh();
     const byName = new Map(table.columns.map((column) => [column.name, column]));

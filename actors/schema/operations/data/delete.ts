@@ -3,7 +3,7 @@ import { qualified, quoteIdent } from '../../../../src/pg/quote.js';
 import { and } from '../../sql/sql-text.js';
 import { permissionCondition } from '../../sql/where.js';
 import type { Operation } from '../operation.js';
-import { dataAccess, notAllowed, readableTable, trackedTable, type TableArg } from './access.js';
+import { dataAccess, notAllowed, readableTable, trackedTable, whereNeedsSelect, type TableArg } from './access.js';
 import { mutationSql } from './mutation-result.js';
 import { rowConditions } from './select-columns.js';
 import { runStatement, statementContext } from './statement.js';
@@ -28,7 +28,7 @@ export const deleteRows: Operation<DeleteArgs> = {
     const path = context.argsPath;
     const table = trackedTable(access, args.table, `${path}.table`);
     const permission = access.writes.deletes.get(table.key) ?? notAllowed(access, 'delete', table, path);
-    const readable = readableTable(access, table, path);
+    const readable = readableTable(access, table, path, whereNeedsSelect('delete'));
     const statement = statementContext(access, context.metadata);
     const alias = statement.aliases.fresh();
     const conditions = rowConditions(statement, { ...readable, filter: null }, alias, args.where, `${path}.where`);

@@ -1,5 +1,5 @@
 import { errors } from '../../../../src/errors/errors.js';
-import { isAdmin } from '../../../../src/session/session.js';
+import { quoted } from '../../../../src/metadata/names.js';
 import { qualified, quoteIdent } from '../../../../src/pg/quote.js';
 import type { ColumnModel, TableModel } from '../../models/table-model.js';
 import type { InsertAccess } from '../../models/write-access.js';
@@ -40,7 +40,7 @@ export const insertRows: Operation<InsertArgs> = {
     const path = context.argsPath;
     const table = trackedTable(access, args.table, `${path}.table`);
     const permission = access.writes.inserts.get(table.key) ?? notAllowed(access, 'insert', table, path);
-    if (args.objects.length === 0) return { response: args.returning === undefined ? { affected_rows: 0 } : { affected_rows: 0, returning: [] } };
+    if (args.objects.length === 0) throw errors.dataUnexpectedPayload(`${path}.objects`, 'objects should not be empty');
     const statement = statementContext(access, context.metadata);
     const alias = statement.aliases.fresh();
     const columns = insertedColumns(access, permission, args.objects, `${path}.objects`);
@@ -53,18 +53,26 @@ export const insertRows: Operation<InsertArgs> = {
       : `insert into ${target} (${columns.map((column) => quoteIdent(column.name)).join(', ')}) values ${rows.join(', ')}${conflict} returning *`;
     const sql = mutationSql(statement, access, { table, cte: statement.aliases.fresh(), write, returning: args.returning, check: permission.check }, path);
     const row = await runStatement(context, statement, sql);
-    if (row.check_ok === false) throw errors.permissionCheckFailed(path);
+    if (row.check_ok === false) throw errors.dataCheckFailed(path);
     return { response: JSON.parse(row.json) as unknown };
   },
 };
 
-/** The columns any object names (each one the role may insert), then the preset ones, in that order. */
+/**
+ * The columns any object names, then the preset ones, in that order. Each named column is
+ * checked as Hasura's Insert.hs checks it, errors pointing at the object: it exists, it is
+ * not preset (its value is the permission's), and the role may insert it.
+ */
 function insertedColumns(access: DataAccess, permission: InsertAccess, objects: Record<string, unknown>[], path: string): ColumnModel[] {
   const permitted = new Map(permission.columns.map((column) => [column.name, column]));
   const columns = new Map<string, ColumnModel>();
   objects.forEach((object, index) => {
+    const objectPath = `${path}[${index}]`;
     for (const name of Object.keys(object)) {
-      if (!columns.has(name)) columns.set(name, permittedColumn(access, permitted, 'insert', name, `${path}[${index}].${name}`));
+      if (columns.has(name)) continue;
+      if (!permission.model.columnsByName.has(name)) throw errors.notExists(objectPath, `column ${JSON.stringify(name)} does not exist`);
+      if (permission.presets.has(name)) throw errors.notSupported(objectPath, `column ${JSON.stringify(name)} is not insertable for role ${JSON.stringify(access.read.role)}`);
+      columns.set(name, permittedColumn(access, permitted, 'insert', name, objectPath));
     }
   });
   for (const name of permission.presets.keys()) {
@@ -83,26 +91,31 @@ function rowValues(statement: MutationContext, permission: InsertAccess, columns
 }
 
 /**
- * `on conflict`: `ignore` does nothing, `update` sets the inserted columns the role may
- * update, on rows its update permission filters in (as GraphQL's upsert). The target is
- * a unique or primary key constraint by name, or its columns.
+ * `on conflict` (Insert.hs `buildConflictClause`): `ignore` does nothing, `update` sets the
+ * inserted columns the role may update, on rows its update permission filters in (as
+ * GraphQL's upsert); a role may upsert only with an update permission. The target is a
+ * unique or primary key constraint by name, or its columns; `update` needs one.
  */
 function onConflictClause(statement: MutationContext, access: DataAccess, table: TableModel, columns: ColumnModel[], alias: string, conflict: OnConflictArg, path: string): string {
   const update = access.writes.updates.get(table.key);
-  if (update === undefined && !isAdmin(access.session)) throw errors.onConflictNotAllowed(path);
+  if (update === undefined) throw errors.permissionDenied(path, `upsert is not allowed for role ${JSON.stringify(access.read.role)}`);
+  if (conflict.constraint !== undefined && conflict.constraint_on !== undefined) throw errors.dataUnexpectedPayload(path, "'constraint' and 'constraint_on' cannot be set at a time");
   let target = '';
   if (conflict.constraint !== undefined) {
-    if (!table.uniqueConstraints.some((constraint) => constraint.name === conflict.constraint)) throw errors.constraintNotFound(`${path}.constraint`, conflict.constraint);
+    if (!table.uniqueConstraints.some((constraint) => constraint.name === conflict.constraint)) {
+      throw errors.dataUnexpected(`${path}.constraint`, `constraint ${JSON.stringify(conflict.constraint)} for table ${quoted(table.table)} does not exist`);
+    }
     target = ` on constraint ${quoteIdent(conflict.constraint)}`;
   } else if (conflict.constraint_on !== undefined) {
-    const byName = table.columnsByName;
-    target = ` (${conflict.constraint_on.map((name, index) => quoteIdent(permittedColumn(access, byName, 'insert', name, `${path}.constraint_on[${index}]`).name)).join(', ')})`;
+    target = ` (${conflict.constraint_on.map((name, index) => {
+      if (!table.columnsByName.has(name)) throw errors.notExists(`${path}.constraint_on[${index}]`, `column ${JSON.stringify(name)} does not exist`);
+      return quoteIdent(name);
+    }).join(', ')})`;
   }
   if (conflict.action === 'ignore') return ` on conflict${target} do nothing`;
-  if (target === '') throw errors.invalidParams(path, 'constraint or constraint_on is required when action is update');
-  const updatable = new Set((update?.columns ?? []).map((column) => column.name));
+  if (target === '') throw errors.dataUnexpectedPayload(path, "Expecting 'constraint' or 'constraint_on' when the 'action' is 'update'");
+  const updatable = new Set(update.columns.map((column) => column.name));
   const sets = columns.filter((column) => updatable.has(column.name)).map((column) => `${quoteIdent(column.name)} = excluded.${quoteIdent(column.name)}`);
   if (sets.length === 0) return ` on conflict${target} do nothing`;
-  const filter = update?.filter ?? null;
-  return ` on conflict${target} do update set ${sets.join(', ')}${filter === null ? '' : ` where ${permissionCondition(statement, table, filter, alias)}`}`;
+  return ` on conflict${target} do update set ${sets.join(', ')}${update.filter === null ? '' : ` where ${permissionCondition(statement, table, update.filter, alias)}`}`;
 }

@@ -27,7 +27,7 @@ export function mutationSql(statement: MutationContext, access: DataAccess, muta
   const rows = `"${mutation.cte}"`;
   const pairs: Array<[string, string]> = [['affected_rows', `(select count(*) from ${rows})`]];
   if (mutation.returning !== undefined) {
-    const readable = readableTable(access, mutation.table, argsPath);
+    const readable = readableTable(access, mutation.table, argsPath, '; "returning" can only be used if the role has "select" permission on the table');
     const alias = statement.aliases.fresh();
     const object = rowObject(statement, access, readable, alias, mutation.returning, `${argsPath}.returning`);
     const filter = readable.filter === null ? 'true' : permissionCondition(statement, mutation.table, readable.filter, alias);

@@ -43,8 +43,10 @@ export function rowConditions(context: CompileContext, table: TableAccess, alias
   return conditions;
 }
 
-/** LIMIT and OFFSET as literals (validated non-negative integers, ARCHITECTURE decision 5), capped by the permission's limit. */
-export function limitClause(table: TableAccess, limit: number | undefined, offset: number | undefined): string {
+/** LIMIT and OFFSET as literals (integers checked non-negative here, ARCHITECTURE decision 5), capped by the permission's limit. */
+export function limitClause(table: TableAccess, limit: number | undefined, offset: number | undefined, path: string): string {
+  if (limit !== undefined && limit < 0) throw errors.notSupported(`${path}.limit`, 'unexpected negative value');
+  if (offset !== undefined && offset < 0) throw errors.notSupported(`${path}.offset`, 'unexpected negative value');
   const capped = limit === undefined ? table.limit : table.limit === null ? limit : Math.min(limit, table.limit);
   return `${capped === null ? '' : ` limit ${capped}`}${offset === undefined ? '' : ` offset ${offset}`}`;
 }
@@ -79,5 +81,5 @@ function relationshipValue(context: CompileContext, access: DataAccess, table: T
   if (relationship.kind === 'object') return `(select ${object} ${from} limit 1)`;
   const order = orderByClause(access, target, child, select.order_by, `${path}.order_by`);
   const rows = context.aliases.fresh();
-  return `(select coalesce(json_agg("${rows}"."j"), '[]') from (select ${object} as "j" ${from}${order}${limitClause(target, select.limit, select.offset)}) as "${rows}")`;
+  return `(select coalesce(json_agg("${rows}"."j"), '[]') from (select ${object} as "j" ${from}${order}${limitClause(target, select.limit, select.offset, path)}) as "${rows}")`;
 }

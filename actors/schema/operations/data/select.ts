@@ -30,7 +30,7 @@ export const selectRows: Operation<SelectArgs> = {
     const conditions = rowConditions(statement, table, alias, args.where, `${path}.where`);
     const order = orderByClause(access, table, alias, args.order_by, `${path}.order_by`);
     const rows = statement.aliases.fresh();
-    const sql = `select coalesce(json_agg("${rows}"."j"), '[]')::text as "json" from (select ${object} as "j" from ${readFrom(statement, table.model.table, alias)} where ${and(conditions)}${order}${limitClause(table, args.limit, args.offset)}) as "${rows}"`;
+    const sql = `select coalesce(json_agg("${rows}"."j"), '[]')::text as "json" from (select ${object} as "j" from ${readFrom(statement, table.model.table, alias)} where ${and(conditions)}${order}${limitClause(table, args.limit, args.offset, path)}) as "${rows}"`;
     const row = await runStatement(context, statement, sql);
     return { response: JSON.parse(row.json) as unknown };
   },

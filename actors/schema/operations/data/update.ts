@@ -1,4 +1,5 @@
 import { errors } from '../../../../src/errors/errors.js';
+import { appendPath } from '../../../../src/errors/json-path.js';
 import type { BoolExp } from '../../../../src/metadata/types.js';
 import { qualified, quoteIdent } from '../../../../src/pg/quote.js';
 import type { ColumnModel } from '../../models/table-model.js';
@@ -9,7 +10,7 @@ import type { MutationContext } from '../../sql/mutation-context.js';
 import { and, columnRef } from '../../sql/sql-text.js';
 import { permissionCondition } from '../../sql/where.js';
 import type { Operation } from '../operation.js';
-import { dataAccess, notAllowed, permittedColumn, readableTable, trackedTable, type DataAccess, type TableArg } from './access.js';
+import { dataAccess, notAllowed, permittedColumn, readableTable, trackedTable, whereNeedsSelect, type DataAccess, type TableArg } from './access.js';
 import { mutationSql } from './mutation-result.js';
 import { rowConditions } from './select-columns.js';
 import { argInput, runStatement, statementContext } from './statement.js';
@@ -25,13 +26,11 @@ export interface UpdateArgs {
 }
 
 const OPERATORS = ['$set', '$inc', '$mul', '$default'] as const;
-type Operator = (typeof OPERATORS)[number];
 
 /**
  * `update` (RQL/DML/Update.hs): changes the rows matching `where` (required) among those
  * the role's update permission filters in, only in the columns it may update; its presets
- * are set whatever the request says, and its check must hold for every row as updated,
- * as `update_<t>` does.
+ * are set, and its check must hold for every row as updated, as `update_<t>` does.
  */
 export const updateRows: Operation<UpdateArgs> = {
   type: 'update',
@@ -42,7 +41,7 @@ export const updateRows: Operation<UpdateArgs> = {
     const path = context.argsPath;
     const table = trackedTable(access, args.table, `${path}.table`);
     const permission = access.writes.updates.get(table.key) ?? notAllowed(access, 'update', table, path);
-    const readable = readableTable(access, table, path);
+    const readable = readableTable(access, table, path, whereNeedsSelect('update'));
     const statement = statementContext(access, context.metadata);
     const alias = statement.aliases.fresh();
     const sets = setClauses(statement, access, permission, args, alias, path);
@@ -51,40 +50,45 @@ export const updateRows: Operation<UpdateArgs> = {
     const write = `update ${qualified(table.table.schema, table.table.name)} as ${quoteIdent(alias)} set ${sets.join(', ')} where ${and(conditions)} returning *`;
     const sql = mutationSql(statement, access, { table, cte: statement.aliases.fresh(), write, returning: args.returning, check: permission.check }, path);
     const row = await runStatement(context, statement, sql);
-    if (row.check_ok === false) throw errors.permissionCheckFailed(path);
+    if (row.check_ok === false) throw errors.dataCheckFailed(path);
     return { response: JSON.parse(row.json) as unknown };
   },
 };
 
-/** `"column" = <new value>` per column an operator or a preset changes; a column in two operators is refused. */
+/**
+ * `"column" = <new value>` per column an operator or a preset changes, checked as
+ * Hasura's Update.hs checks them: a preset column may not be given, the others must be
+ * the role's to update; errors point at the operator. Presets come first, then the
+ * operators in order, a later one winning for a column given twice (Hasura's HashMap).
+ */
 function setClauses(statement: MutationContext, access: DataAccess, permission: UpdateAccess, args: UpdateArgs, alias: string, path: string): string[] {
   const columns = new Map(permission.columns.map((column) => [column.name, column]));
-  const changes = new Map<string, { operator: Operator; value: string }>();
-  const change = (operator: Operator, name: string, valuePath: string, value: (column: ColumnModel) => string) => {
-    const column = permittedColumn(access, columns, 'update', name, valuePath);
-    const earlier = changes.get(column.name);
-    if (earlier !== undefined) throw errors.columnInTwoUpdateOperators(path, column.name, earlier.operator, operator);
-    changes.set(column.name, { operator, value: value(column) });
+  const changes = new Map<string, string>();
+  for (const [name, preset] of permission.presets) {
+    const column = permission.model.columnsByName.get(name);
+    if (column !== undefined) changes.set(name, columnValue(statement, column, permissionInput(preset, `$.set.${name}`)));
+  }
+  const change = (operatorPath: string, name: string, value: (column: ColumnModel) => string) => {
+    if (permission.presets.has(name)) {
+      throw errors.notSupported(operatorPath, `column ${JSON.stringify(name)} is not updatable for role ${JSON.stringify(access.read.role)}; its value is predefined in permission`);
+    }
+    const column = permittedColumn(access, columns, 'update', name, operatorPath);
+    changes.set(column.name, value(column));
   };
   for (const operator of OPERATORS) {
-    const operatorPath = `${path}['${operator}']`;
+    const operatorPath = appendPath(path, operator);
     if (operator === '$default') {
-      (args.$default ?? []).forEach((name, index) => change(operator, name, `${operatorPath}[${index}]`, () => 'default'));
+      for (const name of args.$default ?? []) change(operatorPath, name, () => 'default');
       continue;
     }
     for (const [name, value] of Object.entries(args[operator] ?? {})) {
-      const input = argInput(value, `${operatorPath}.${name}`);
-      change(operator, name, input.path, (column) => {
-        const given = columnValue(statement, column, input);
+      change(operatorPath, name, (column) => {
+        const given = columnValue(statement, column, argInput(value, appendPath(operatorPath, name)));
         if (operator === '$set') return given;
         return `${columnRef(alias, column.name)} ${operator === '$inc' ? '+' : '*'} ${given}`;
       });
     }
   }
-  for (const [name, preset] of permission.presets) {
-    const column = permission.model.columnsByName.get(name);
-    if (column !== undefined) changes.set(name, { operator: '$set', value: columnValue(statement, column, permissionInput(preset, `$.set.${name}`)) });
-  }
-  if (changes.size === 0) throw errors.updateOperatorRequired(path, OPERATORS.join(', '));
-  return [...changes].map(([name, { value }]) => `${quoteIdent(name)} = ${value}`);
+  if (changes.size === 0) throw errors.dataUnexpectedPayload(path, 'atleast one of $set, $inc, $mul has to be present');
+  return [...changes].map(([name, value]) => `${quoteIdent(name)} = ${value}`);
 }
