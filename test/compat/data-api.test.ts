@@ -56,6 +56,15 @@ describe('select', () => {
     expect(result.json).toEqual([{ id: 1 }]);
   });
 
+  it('orders through object relationships, and names a relationship by its alias', async () => {
+    const result = await query('select', { table: 'article', columns: ['id', { name: 'author', alias: 'writer', columns: ['name'] }], order_by: { column: 'author.name', type: 'desc' } });
+    expect(result.json).toEqual([{ id: 2, writer: { name: 'Brian' } }, { id: 1, writer: { name: 'Ada' } }]);
+    const hidden = await query('select', { table: 'article', columns: ['id'], order_by: '-author.updated_by' }, asUser('1'));
+    expect(hidden.json).toMatchObject({ path: '$.args.order_by', code: 'permission-denied' });
+    const array = await query('select', { table: 'author', columns: ['id'], order_by: 'articles.id' });
+    expect(array.json).toMatchObject({ path: '$.args.order_by', code: 'not-exists' });
+  });
+
   it('shows a role only the rows and columns its permission allows', async () => {
     const articles = await query('select', { table: 'article', columns: ['id', 'title'] }, asUser('1'));
     expect(articles.json).toEqual([{ id: 1, title: 'Engines' }]);

@@ -12,13 +12,15 @@ import { orderByClause, type OrderByArg } from './order-by.js';
 
 /**
  * `select`'s `columns` (RQL/Types `SelCol`): `"*"` for every column the role may read, a
- * column name, or a relationship `{name, columns, where, order_by, limit, offset}` whose
+ * column name, or a relationship `{name, alias, columns, where, order_by, limit, offset}` whose
  * rows are read under the role's permission on the related table, as GraphQL reads them.
  */
 export type SelectColumn = string | RelationshipSelect;
 
 export interface RelationshipSelect {
   name: string;
+  /** The key of the relationship in each row, instead of its name. */
+  alias?: string;
   columns: SelectColumn[];
   where?: BoolExp;
   order_by?: OrderByArg;
@@ -63,7 +65,7 @@ export function rowObject(context: CompileContext, access: DataAccess, table: Ta
       const column = permittedColumn(access, byName, 'select', item, itemPath);
       if (!pairs.has(column.name)) pairs.set(column.name, columnRef(alias, column.name));
     } else {
-      pairs.set(item.name, relationshipValue(context, access, table, alias, item, itemPath));
+      pairs.set(item.alias ?? item.name, relationshipValue(context, access, table, alias, item, itemPath));
     }
   });
   return jsonObject([...pairs]);
@@ -79,7 +81,7 @@ function relationshipValue(context: CompileContext, access: DataAccess, table: T
   const object = rowObject(context, access, target, child, select.columns, `${path}.columns`);
   const from = `from ${readFrom(context, target.model.table, child)} where ${and(conditions)}`;
   if (relationship.kind === 'object') return `(select ${object} ${from} limit 1)`;
-  const order = orderByClause(access, target, child, select.order_by, `${path}.order_by`);
+  const order = orderByClause(context, access, target, child, select.order_by, `${path}.order_by`);
   const rows = context.aliases.fresh();
   return `(select coalesce(json_agg("${rows}"."j"), '[]') from (select ${object} as "j" ${from}${order}${limitClause(target, select.limit, select.offset, path)}) as "${rows}")`;
 }
