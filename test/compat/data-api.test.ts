@@ -6,7 +6,7 @@ import { admin, asUser, useMutationFixture } from '../mutations/fixture.js';
  * over HTTP, for the admin and for role `user` of the mutation fixture, whose permissions
  * GraphQL enforces in test/mutations: the same permissions must hold by this route.
  * Role `reader` adds a select permission with a row limit and a session-variable filter;
- * table `audit` is tracked with no permission for any role.
+ * tables `audit` and `tally` (a bigint) are tracked with no permission for any role.
  */
 const fixture = useMutationFixture();
 
@@ -19,6 +19,8 @@ beforeAll(async () => {
     args: [
       { type: 'create_select_permission', args: { table: 'author', role: 'reader', permission: { columns: ['id', 'name'], filter: { owner_id: { _neq: 'X-Service-User-Id' } }, limit: 1 } } },
       { type: 'track_table', args: { name: 'audit' } },
+      { type: 'run_sql', args: { sql: 'create table tally (id bigint primary key); insert into tally values (9007199254740993)' } },
+      { type: 'track_table', args: { name: 'tally' } },
     ],
   });
   expect(setup.status).toBe(200);
@@ -29,6 +31,13 @@ describe('select', () => {
     const result = await query('select', { table: 'author', columns: ['name', 'id'], order_by: '+id' });
     expect(result.status).toBe(200);
     expect(JSON.stringify(result.json)).toBe('[{"name":"Ada","id":1},{"name":"Brian","id":2}]');
+  });
+
+  it('answers the JSON PostgreSQL built, bigint values beyond 2^53 unrounded', async () => {
+    const result = await query('select', { table: 'tally', columns: ['id'] });
+    expect(result.text).toBe('[{"id" : 9007199254740993}]');
+    const bulk = await fixture().engine.query({ type: 'bulk', args: [{ type: 'count', args: { table: 'tally' } }, { type: 'select', args: { table: 'tally', columns: ['id'] } }] });
+    expect(bulk.text).toBe('[{"count" : 1},[{"id" : 9007199254740993}]]');
   });
 
   it('expands * and reads relationships with their own where, order_by and limit', async () => {

@@ -1,3 +1,4 @@
+import { RawJson } from '../../../../src/bus/raw-json.js';
 import type { BoolExp } from '../../../../src/metadata/types.js';
 import { readFrom } from '../../sql/context.js';
 import { and, columnRef } from '../../sql/sql-text.js';
@@ -35,6 +36,6 @@ export const countRows: Operation<CountArgs> = {
     const counted = distinct.length === 0 ? `select count(*) as "n" ${rows}` : `select count(*) as "n" from (select distinct ${distinct.join(', ')} ${rows}) as "${statement.aliases.fresh()}"`;
     const sql = `select json_build_object('count', "c"."n")::text as "json" from (${counted}) as "c"`;
     const row = await runStatement(context, statement, sql);
-    return { response: JSON.parse(row.json) as unknown };
+    return { response: new RawJson(row.json) };
   },
 };

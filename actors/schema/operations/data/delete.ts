@@ -1,3 +1,4 @@
+import { RawJson } from '../../../../src/bus/raw-json.js';
 import type { BoolExp } from '../../../../src/metadata/types.js';
 import { qualified, quoteIdent } from '../../../../src/pg/quote.js';
 import { and } from '../../sql/sql-text.js';
@@ -36,6 +37,6 @@ export const deleteRows: Operation<DeleteArgs> = {
     const write = `delete from ${qualified(table.table.schema, table.table.name)} as ${quoteIdent(alias)} where ${and(conditions)} returning *`;
     const sql = mutationSql(statement, access, { table, cte: statement.aliases.fresh(), write, returning: args.returning, check: null }, path);
     const row = await runStatement(context, statement, sql);
-    return { response: JSON.parse(row.json) as unknown };
+    return { response: new RawJson(row.json) };
   },
 };

@@ -1,3 +1,4 @@
+import { RawJson } from '../../../../src/bus/raw-json.js';
 import { errors } from '../../../../src/errors/errors.js';
 import { quoted } from '../../../../src/metadata/names.js';
 import { qualified, quoteIdent } from '../../../../src/pg/quote.js';
@@ -54,7 +55,7 @@ export const insertRows: Operation<InsertArgs> = {
     const sql = mutationSql(statement, access, { table, cte: statement.aliases.fresh(), write, returning: args.returning, check: permission.check }, path);
     const row = await runStatement(context, statement, sql);
     if (row.check_ok === false) throw errors.dataCheckFailed(path);
-    return { response: JSON.parse(row.json) as unknown };
+    return { response: new RawJson(row.json) };
   },
 };
 

@@ -1,3 +1,4 @@
+import { RawJson } from '../../../../src/bus/raw-json.js';
 import { readFrom } from '../../sql/context.js';
 import { and } from '../../sql/sql-text.js';
 import type { Operation } from '../operation.js';
@@ -32,6 +33,6 @@ export const selectRows: Operation<SelectArgs> = {
     const rows = statement.aliases.fresh();
     const sql = `select coalesce(json_agg("${rows}"."j"), '[]')::text as "json" from (select ${object} as "j" from ${readFrom(statement, table.model.table, alias)} where ${and(conditions)}${order}${limitClause(table, args.limit, args.offset, path)}) as "${rows}"`;
     const row = await runStatement(context, statement, sql);
-    return { response: JSON.parse(row.json) as unknown };
+    return { response: new RawJson(row.json) };
   },
 };

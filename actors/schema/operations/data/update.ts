@@ -1,3 +1,4 @@
+import { RawJson } from '../../../../src/bus/raw-json.js';
 import { errors } from '../../../../src/errors/errors.js';
 import { appendPath } from '../../../../src/errors/json-path.js';
 import type { BoolExp } from '../../../../src/metadata/types.js';
@@ -51,7 +52,7 @@ export const updateRows: Operation<UpdateArgs> = {
     const sql = mutationSql(statement, access, { table, cte: statement.aliases.fresh(), write, returning: args.returning, check: permission.check }, path);
     const row = await runStatement(context, statement, sql);
     if (row.check_ok === false) throw errors.dataCheckFailed(path);
-    return { response: JSON.parse(row.json) as unknown };
+    return { response: new RawJson(row.json) };
   },
 };
 
