@@ -6,12 +6,14 @@ import { admin, asUser, useMutationFixture } from '../mutations/fixture.js';
  * over HTTP, for the admin and for role `user` of the mutation fixture, whose permissions
  * GraphQL enforces in test/mutations: the same permissions must hold by this route.
  * Role `reader` adds a select permission with a row limit and a session-variable filter;
- * tables `audit` and `tally` (a bigint) are tracked with no permission for any role.
+ * tables `audit` and `tally` (a bigint) are tracked with no permission for any role; role
+ * `blind` may insert, update and delete authors but not select them.
  */
 const fixture = useMutationFixture();
 
 const query = (type: string, args: unknown, headers: Record<string, string> = admin) => fixture().engine.query({ type, args }, headers);
 const asReader = (id: string) => ({ ...admin, 'x-service-role': 'reader', 'x-service-user-id': id });
+const asBlind = { ...admin, 'x-service-role': 'blind' };
 
 beforeAll(async () => {
   const setup = await fixture().engine.query({
@@ -21,6 +23,9 @@ beforeAll(async () => {
       { type: 'track_table', args: { name: 'audit' } },
       { type: 'run_sql', args: { sql: 'create table tally (id bigint primary key); insert into tally values (9007199254740993)' } },
       { type: 'track_table', args: { name: 'tally' } },
+      { type: 'create_insert_permission', args: { table: 'author', role: 'blind', permission: { check: {}, columns: ['name'] } } },
+      { type: 'create_update_permission', args: { table: 'author', role: 'blind', permission: { filter: {}, columns: ['name'] } } },
+      { type: 'create_delete_permission', args: { table: 'author', role: 'blind', permission: { filter: {} } } },
     ],
   });
   expect(setup.status).toBe(200);
@@ -241,6 +246,22 @@ describe('delete', () => {
 
   it('refuses a missing where', async () => {
     expect((await query('delete', { table: 'author' })).json).toEqual({ path: '$.args', error: 'key "where" not found', code: 'parse-failed' });
+  });
+});
+
+describe('writes of a role without select permission', () => {
+  it('inserts without returning, and refuses returning, where and so update and delete, saying why', async () => {
+    expect((await query('insert', { table: 'author', objects: [{ name: 'Cleo' }] }, asBlind)).json).toEqual({ affected_rows: 1 });
+    expect((await query('insert', { table: 'author', objects: [{ name: 'Dan' }], returning: ['id'] }, asBlind)).json).toEqual({
+      path: '$.args', code: 'permission-denied',
+      error: 'select on "author" for role "blind" is not allowed. ; "returning" can only be used if the role has "select" permission on the table',
+    });
+    expect((await query('update', { table: 'author', where: {}, $set: { name: 'X' } }, asBlind)).json).toEqual({
+      path: '$.args', code: 'permission-denied',
+      error: 'select on "author" for role "blind" is not allowed. ; "update" is only allowed if the role has "select" permission as "where" can\'t be used without "select" permission on the table',
+    });
+    expect((await query('delete', { table: 'author', where: {} }, asBlind)).json).toMatchObject({ path: '$.args', code: 'permission-denied' });
+    expect((await authors()).map((row) => row.name)).toEqual(['Ada', 'Brian', 'Cleo']);
   });
 });
 

@@ -2,7 +2,7 @@ import type { BoolExp } from '../../../../src/metadata/types.js';
 import type { TableModel } from '../../models/table-model.js';
 import type { MutationContext } from '../../sql/mutation-context.js';
 import { writeStatement } from '../../sql/mutation-plan.js';
-import { and, jsonObject } from '../../sql/sql-text.js';
+import { jsonObject } from '../../sql/sql-text.js';
 import { permissionCondition } from '../../sql/where.js';
 import { readableTable, type DataAccess } from './access.js';
 import { rowObject } from './select-columns.js';
@@ -36,7 +36,7 @@ export function mutationSql(statement: MutationContext, access: DataAccess, muta
   const outputs: Array<[string, string]> = [['json', `${jsonObject(pairs)}::text`]];
   if (mutation.check !== null) {
     const alias = statement.aliases.fresh();
-    outputs.push(['check_ok', `(select bool_and(${and([permissionCondition(statement, mutation.table, mutation.check, alias)])}) from ${rows} as "${alias}")`]);
+    outputs.push(['check_ok', `(select bool_and(${permissionCondition(statement, mutation.table, mutation.check, alias)}) from ${rows} as "${alias}")`]);
   }
   return writeStatement(statement, [`${rows} as (${mutation.write})`], outputs);
 }
