@@ -293,3 +293,15 @@ describe('bulk of data operations', () => {
     expect(result.json).toEqual({ path: '$.args', error: 'restricted access : admin only', code: 'access-denied' });
   });
 });
+
+describe('alongside metadata operations', () => {
+  it('is not queued behind a metadata operation under way, as GraphQL is not', async () => {
+    const slow = query('run_sql', { sql: 'select pg_sleep(1.5)', read_only: true });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    expect((await query('count', { table: 'author' }, asUser('1'))).json).toEqual({ count: 2 });
+    expect((await query('update', { table: 'author', where: { id: { _eq: 1 } }, $set: { name: 'Ada' } }, asUser('1'))).json).toEqual({ affected_rows: 1 });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect((await slow).status).toBe(200);
+  });
+});

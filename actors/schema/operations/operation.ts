@@ -62,8 +62,12 @@ export interface Operation<A = never> {
   readonly argsSchema: string;
   /** Reads metadata only: it needs no fresh look at the database catalog. */
   readonly readOnly?: boolean;
-  /** Any role may run it (the data API, under the role's permissions); the others are admin only. */
-  readonly openToRoles?: boolean;
+  /**
+   * Reads or writes table rows under the session's permissions (the v1 data API): any role
+   * may run it, beside metadata operations rather than queued behind them. The others are
+   * admin only.
+   */
+  readonly dataApi?: boolean;
   /** Rewrites an older accepted form of the args into the current one before validation. */
   readonly upgradeArgs?: (args: unknown) => unknown;
   run(args: A, context: OperationContext): Promise<OperationOutcome>;

@@ -22,7 +22,7 @@ export const countRows: Operation<CountArgs> = {
   type: 'count',
   argsSchema: 'query/count',
   readOnly: true,
-  openToRoles: true,
+  dataApi: true,
   async run(args, context) {
     const access = dataAccess(context);
     const path = context.argsPath;

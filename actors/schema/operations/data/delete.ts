@@ -23,7 +23,7 @@ export interface DeleteArgs {
 export const deleteRows: Operation<DeleteArgs> = {
   type: 'delete',
   argsSchema: 'query/delete',
-  openToRoles: true,
+  dataApi: true,
   async run(args, context) {
     const access = dataAccess(context);
     const path = context.argsPath;

@@ -35,7 +35,7 @@ export interface InsertArgs {
 export const insertRows: Operation<InsertArgs> = {
   type: 'insert',
   argsSchema: 'query/insert',
-  openToRoles: true,
+  dataApi: true,
   async run(args, context) {
     const access = dataAccess(context);
     const path = context.argsPath;

@@ -20,7 +20,7 @@ export const selectRows: Operation<SelectArgs> = {
   type: 'select',
   argsSchema: 'query/select',
   readOnly: true,
-  openToRoles: true,
+  dataApi: true,
   async run(args, context) {
     const access = dataAccess(context);
     const path = context.argsPath;

@@ -36,7 +36,7 @@ const OPERATORS = ['$set', '$inc', '$mul', '$default'] as const;
 export const updateRows: Operation<UpdateArgs> = {
   type: 'update',
   argsSchema: 'query/update',
-  openToRoles: true,
+  dataApi: true,
   async run(args, context) {
     const access = dataAccess(context);
     const path = context.argsPath;
