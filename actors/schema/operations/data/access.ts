@@ -3,7 +3,7 @@ import type { Metadata, QualifiedName } from '../../../../src/metadata/types.js'
 import { quoted, toQualified } from '../../../../src/metadata/names.js';
 import type { Catalog } from '../../../../src/pg/catalog.js';
 import { relationKey } from '../../../../src/pg/catalog.js';
-import { isAdmin, usesBackendOnlyPermissions, type Session } from '../../../../src/session/session.js';
+import { ADMIN_ROLE, isAdmin, usesBackendOnlyPermissions, type Session } from '../../../../src/session/session.js';
 import { roleAccess, type RoleAccess, type TableAccess } from '../../models/role-access.js';
 import { buildSourceModel, type ColumnModel, type SourceModel, type TableModel } from '../../models/table-model.js';
 import { writeAccess, type WriteAccess } from '../../models/write-access.js';
@@ -23,16 +23,44 @@ export interface DataAccess {
 
 export type TableArg = QualifiedName | string;
 
-const models = new WeakMap<Metadata, { catalog: Catalog; model: SourceModel }>();
+interface ModelEntry {
+  catalog: Catalog;
+  model: SourceModel;
+  /** Roles some permission names (and admin): only theirs are kept, so arbitrary role names cost nothing. */
+  permitted: Set<string>;
+  /** Each permitted role's access (and its backend-only variant), built on first use, as the GraphQL engine keeps them. */
+  roles: Map<string, { read: RoleAccess; writes: WriteAccess }>;
+}
+
+const models = new WeakMap<Metadata, ModelEntry>();
 
 export function dataAccess(context: OperationContext): DataAccess {
-  let kept = models.get(context.metadata);
-  if (kept === undefined || kept.catalog !== context.catalog) {
-    kept = { catalog: context.catalog, model: buildSourceModel(context.metadata, context.catalog) };
-    models.set(context.metadata, kept);
+  let entry = models.get(context.metadata);
+  if (entry === undefined || entry.catalog !== context.catalog) {
+    const model = buildSourceModel(context.metadata, context.catalog);
+    entry = { catalog: context.catalog, model, permitted: permittedRoles(model), roles: new Map() };
+    models.set(context.metadata, entry);
   }
-  const read = roleAccess(kept.model, context.session.role);
-  return { model: kept.model, read, writes: writeAccess(kept.model, read, usesBackendOnlyPermissions(context.session)), session: context.session };
+  const { role } = context.session;
+  const backendOnly = usesBackendOnlyPermissions(context.session);
+  const key = `${backendOnly ? 'backend-only' : 'client'}\u0000${role}`;
+  let roleEntry = entry.roles.get(key);
+  if (roleEntry === undefined) {
+    const read = roleAccess(entry.model, role);
+    roleEntry = { read, writes: writeAccess(entry.model, read, backendOnly) };
+    if (entry.permitted.has(role)) entry.roles.set(key, roleEntry);
+  }
+  return { model: entry.model, ...roleEntry, session: context.session };
+}
+
+function permittedRoles(model: SourceModel): Set<string> {
+  const roles = new Set([ADMIN_ROLE]);
+  for (const table of model.tables.values()) {
+    for (const permissions of [table.selectPermissions, table.insertPermissions, table.updatePermissions, table.deletePermissions]) {
+      for (const role of permissions.keys()) roles.add(role);
+    }
+  }
+  return roles;
 }
 
 /** The tracked table `arg` names (Hasura: `table "x" does not exist`). */
