@@ -285,6 +285,22 @@ describe('bulk of data operations', () => {
     expect((await authors()).length).toBe(2);
   });
 
+  it("lets the admin mix metadata and data operations, each seeing the ones before", async () => {
+    const result = await fixture().engine.query({ type: 'bulk', args: [
+      { type: 'run_sql', args: { sql: 'create table note (id serial primary key, body text)' } },
+      { type: 'track_table', args: { name: 'note' } },
+      { type: 'insert', args: { table: 'note', objects: [{ body: 'hello' }], returning: ['id', 'body'] } },
+      { type: 'select', args: { table: 'note', columns: ['body'] } },
+      { type: 'untrack_table', args: { table: 'note' } },
+      { type: 'run_sql', args: { sql: 'drop table note' } },
+    ] });
+    expect(result.json).toEqual([
+      { result_type: 'CommandOk', result: null }, { message: 'success' },
+      { affected_rows: 1, returning: [{ id: 1, body: 'hello' }] }, [{ body: 'hello' }],
+      { message: 'success' }, { result_type: 'CommandOk', result: null },
+    ]);
+  });
+
   it('still refuses metadata operations to a role, inside a bulk too', async () => {
     const result = await fixture().engine.query({ type: 'bulk', args: [
       { type: 'select', args: { table: 'author', columns: ['id'] } },
