@@ -189,6 +189,12 @@ describe('insert', () => {
     const notOwn = await query('insert', { table: 'author', objects: [{ name: 'Brian B.', email: 'brian@example.com', rating: 1 }], on_conflict: { action: 'update', constraint_on: ['email'] } }, asUser('1'));
     expect(notOwn.json).toEqual({ affected_rows: 0 });
     expect((await authors())[1]!.name).toBe('Brian');
+    const own = await query('insert', { table: 'author', objects: [{ name: 'Ada U.', email: 'ada@example.com', rating: 2 }], on_conflict: { action: 'update', constraint: 'author_email_key' } }, asUser('1'));
+    expect(own.json).toEqual({ affected_rows: 1 });
+    expect((await authors())[0]).toEqual({ id: 1, name: 'Ada U.', owner_id: '1', rating: 2, updated_by: '1' });
+    const overRated = await query('insert', { table: 'author', objects: [{ name: 'Ada', email: 'ada@example.com', rating: 8 }], on_conflict: { action: 'update', constraint: 'author_email_key' } }, asUser('1'));
+    expect(overRated.json).toMatchObject({ path: '$.args', code: 'permission-error' });
+    expect((await authors())[0]!.rating).toBe(2);
     const untargeted = await query('insert', { table: 'author', objects: [{ name: 'X' }], on_conflict: { action: 'update' } });
     expect(untargeted.json).toMatchObject({ path: '$.args.on_conflict', code: 'unexpected-payload' });
     const unknown = await query('insert', { table: 'author', objects: [{ name: 'X' }], on_conflict: { action: 'ignore', constraint: 'nope' } });

@@ -2,15 +2,15 @@ import { RawJson } from '../../../../src/bus/raw-json.js';
 import { errors } from '../../../../src/errors/errors.js';
 import { quoted } from '../../../../src/metadata/names.js';
 import { qualified, quoteIdent } from '../../../../src/pg/quote.js';
-import type { ColumnModel, TableModel } from '../../models/table-model.js';
-import type { InsertAccess } from '../../models/write-access.js';
+import type { ColumnModel } from '../../models/table-model.js';
+import type { InsertAccess, UpdateAccess } from '../../models/write-access.js';
 import { columnValue } from '../../sql/column-value.js';
 import { permissionInput } from '../../sql/input.js';
 import type { MutationContext } from '../../sql/mutation-context.js';
 import { permissionCondition } from '../../sql/where.js';
 import type { Operation } from '../operation.js';
 import { dataAccess, notAllowed, permittedColumn, trackedTable, type DataAccess, type TableArg } from './access.js';
-import { mutationSql } from './mutation-result.js';
+import { mutationSql, UPSERT_INSERTED } from './mutation-result.js';
 import { argInput, runStatement, statementContext } from './statement.js';
 
 export interface OnConflictArg {
@@ -47,12 +47,13 @@ export const insertRows: Operation<InsertArgs> = {
     const columns = insertedColumns(access, permission, args.objects, `${path}.objects`);
     const rows = args.objects.map((object, index) => `(${rowValues(statement, permission, columns, object, `${path}.objects[${index}]`).join(', ')})`);
     const target = `${qualified(table.table.schema, table.table.name)} as ${quoteIdent(alias)}`;
-    const conflict = args.on_conflict === undefined ? '' : onConflictClause(statement, access, table, columns, alias, args.on_conflict, `${path}.on_conflict`);
+    const conflict = args.on_conflict === undefined ? null : onConflictClause(statement, access, permission, columns, alias, args.on_conflict, `${path}.on_conflict`);
     if (columns.length === 0 && args.objects.length > 1) throw errors.notSupported(`${path}.objects`, 'several objects without any column cannot be inserted in one statement');
-    const write = columns.length === 0
-      ? `insert into ${target} default values${conflict} returning *`
-      : `insert into ${target} (${columns.map((column) => quoteIdent(column.name)).join(', ')}) values ${rows.join(', ')}${conflict} returning *`;
-    const sql = mutationSql(statement, access, { table, cte: statement.aliases.fresh(), write, returning: args.returning, check: permission.check }, path);
+    const values = columns.length === 0 ? 'default values' : `(${columns.map((column) => quoteIdent(column.name)).join(', ')}) values ${rows.join(', ')}`;
+    const returning = conflict?.update === undefined ? 'returning *' : `returning *, ("xmax" = 0) as ${quoteIdent(UPSERT_INSERTED)}`;
+    const write = `insert into ${target} ${values}${conflict?.clause ?? ''} ${returning}`;
+    const mutation = { table, cte: statement.aliases.fresh(), write, returning: args.returning, check: permission.check };
+    const sql = mutationSql(statement, access, conflict?.update === undefined ? mutation : { ...mutation, updateCheck: conflict.update.check }, path);
     const row = await runStatement(context, statement, sql);
     if (row.check_ok === false) throw errors.dataCheckFailed(path);
     return { response: new RawJson(row.json) };
@@ -92,12 +93,22 @@ function rowValues(statement: MutationContext, permission: InsertAccess, columns
 }
 
 /**
- * `on conflict` (Insert.hs `buildConflictClause`): `ignore` does nothing, `update` sets the
- * inserted columns the role may update, on rows its update permission filters in (as
- * GraphQL's upsert); a role may upsert only with an update permission. The target is a
- * unique or primary key constraint by name, or its columns; `update` needs one.
+ * `on conflict` (Insert.hs `buildConflictClause`): `ignore` does nothing; `update` sets
+ * the columns the objects name that the role may update, and the update permission's
+ * presets, on rows its filter lets in, as GraphQL's upsert: a role may upsert only with
+ * an update permission, and the rows it updates must pass that permission's check. The
+ * target is a unique or primary key constraint by name, or its columns; `update` needs one.
  */
-function onConflictClause(statement: MutationContext, access: DataAccess, table: TableModel, columns: ColumnModel[], alias: string, conflict: OnConflictArg, path: string): string {
+function onConflictClause(
+  statement: MutationContext,
+  access: DataAccess,
+  permission: InsertAccess,
+  columns: ColumnModel[],
+  alias: string,
+  conflict: OnConflictArg,
+  path: string,
+): { clause: string; update?: UpdateAccess } {
+  const table = permission.model;
   const update = access.writes.updates.get(table.key);
   if (update === undefined) throw errors.permissionDenied(path, `upsert is not allowed for role ${JSON.stringify(access.read.role)}`);
   if (conflict.constraint !== undefined && conflict.constraint_on !== undefined) throw errors.dataUnexpectedPayload(path, "'constraint' and 'constraint_on' cannot be set at a time");
@@ -113,10 +124,16 @@ function onConflictClause(statement: MutationContext, access: DataAccess, table:
       return quoteIdent(name);
     }).join(', ')})`;
   }
-  if (conflict.action === 'ignore') return ` on conflict${target} do nothing`;
+  if (conflict.action === 'ignore') return { clause: ` on conflict${target} do nothing` };
   if (target === '') throw errors.dataUnexpectedPayload(path, "Expecting 'constraint' or 'constraint_on' when the 'action' is 'update'");
   const updatable = new Set(update.columns.map((column) => column.name));
-  const sets = columns.filter((column) => updatable.has(column.name)).map((column) => `${quoteIdent(column.name)} = excluded.${quoteIdent(column.name)}`);
-  if (sets.length === 0) return ` on conflict${target} do nothing`;
-  return ` on conflict${target} do update set ${sets.join(', ')}${update.filter === null ? '' : ` where ${permissionCondition(statement, table, update.filter, alias)}`}`;
+  const named = columns.filter((column) => updatable.has(column.name) && !permission.presets.has(column.name));
+  if (named.length === 0) return { clause: ` on conflict${target} do nothing` };
+  const sets = named.map((column) => `${quoteIdent(column.name)} = excluded.${quoteIdent(column.name)}`);
+  for (const [name, preset] of update.presets) {
+    const column = table.columnsByName.get(name);
+    if (column !== undefined) sets.push(`${quoteIdent(name)} = ${columnValue(statement, column, permissionInput(preset, `$.set.${name}`))}`);
+  }
+  const where = update.filter === null ? '' : ` where ${permissionCondition(statement, table, update.filter, alias)}`;
+  return { clause: ` on conflict${target} do update set ${sets.join(', ')}${where}`, update };
 }
