@@ -132,7 +132,7 @@ export const errors = {
   objectRelationUnwritten: define('not-supported', 400, (relationship: string, table: string) => `cannot proceed to insert object relation ${quote(relationship)} since insert to table ${quote(table)} affects zero rows`),
   arrayRelationsUnwritten: define('not-supported', 400, (table: string) => `cannot proceed to insert array relations since insert to table ${quote(table)} affects zero rows`),
 
-  // The v1 data API (`select`, `insert`, ... on /v1/query): Hasura's DML/Internal.hs texts
+  // The v1 data API (`select`, `insert`, ... on /v1/query), in the words of Hasura's RQL/DML modules
   permissionDenied: define('permission-denied', 400, (what: string) => what),
   dataUnexpectedPayload: define('unexpected-payload', 400, (what: string) => what),
   dataUnexpected: define('unexpected', 400, (what: string) => what),
