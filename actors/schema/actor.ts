@@ -6,6 +6,7 @@ import type { QueryEndpoint, RequestCancel } from '../../src/bus/messages/reques
 import type { SubscriptionPlanRequest } from '../../src/bus/messages/subscriptions.js';
 import { ensureKv } from '../../src/bus/jetstream.js';
 import { encodeJson } from '../../src/bus/wire.js';
+import { encodeJsonWithRaw } from '../../src/bus/raw-json.js';
 import { MetadataStore } from '../../src/metadata/store.js';
 import { postgresUnavailable } from '../../src/pg/errors.js';
 import type { BoundedPool } from '../../src/pg/bounded-client.js';
@@ -62,7 +63,7 @@ export const schemaActor: Actor = {
           bus.publish(subjects.metadataChanged, changed);
           context.announce('metadata', { resource_version: committed.resourceVersion, type: requestType(message.body) });
         }, actorRequest(bus, { requestId: request.requestId, timeoutMs: config.busTimeoutMs }), message.endpoint);
-        return encodeJson(response);
+        return encodeJsonWithRaw(response);
       } catch (error) {
         // A database that cannot be reached is the user's to fix, not a bug of ours.
         throw postgresUnavailable(error, '$') ?? error;

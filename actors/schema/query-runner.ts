@@ -34,12 +34,13 @@ interface Draft {
 const MAX_ATTEMPTS = 5;
 
 /**
- * Runs one request of the JSON APIs (a single operation or a bulk) for an admin session:
- * validates it, applies it to a draft of the current metadata, checks the draft against
- * the database, and commits it with optimistic concurrency. SQL the request runs
- * (run_sql) and the new metadata commit in one transaction. A lost race re-reads the
- * store and runs the request again; nothing of a failed request is committed. The
- * endpoint it came in on decides which operations it may name (endpoints/).
+ * Runs one request of the JSON APIs (a single operation or a bulk). Data API requests
+ * (every role, under its permissions) go to `runDataApi`; the others, for an admin session
+ * only, are validated, applied to a draft of the current metadata, checked against the
+ * database and committed with optimistic concurrency. SQL the request runs (run_sql) and
+ * the new metadata commit in one transaction. A lost race re-reads the store and runs the
+ * request again; nothing of a failed request is committed. The endpoint it came in on
+ * decides which operations it may name (endpoints/).
  */
 export async function runQuery(
   host: SchemaHost,
@@ -50,15 +51,18 @@ export async function runQuery(
   ask: ActorRequest,
   endpoint: QueryEndpoint = 'v1/query',
 ): Promise<unknown> {
-  if (!isAdmin(session)) throw errors.adminOnly('$.args');
   const request = validate<QueryRequest>('query/request', body, '$');
+  // /v1/metadata serves no data operation: its refusal comes from the endpoint's own rules below.
+  const dataApi = endpoint !== 'v1/metadata' && isDataApi(request);
+  if (!isAdmin(session) && !dataApi) throw errors.adminOnly('$.args');
+  if (dataApi) return runDataApi(host, endpoint, request, session, log, ask);
   const basedOn = requiredResourceVersion(endpoint, request);
   return host.exclusive(async () => {
     const readOnly = isReadOnly(endpoint, request, '$');
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       // Writers take turns cluster-wide, so the optimistic check below is a safety net
       // rather than a retry loop under contention.
-      const transaction = readOnly ? null : await beginLocked(host);
+      const transaction = readOnly ? null : await beginTransaction(host, true);
       const draft: Draft = { metadata: host.state.metadata, catalog: host.state.catalog, report: host.state.report, metadataChanged: false, catalogReloaded: false, transaction };
       try {
         await host.refresh();
@@ -95,11 +99,32 @@ export async function runQuery(
   });
 }
 
-async function beginLocked(host: SchemaHost): Promise<PoolClient> {
+/**
+ * A request of data API operations only (rows, not metadata) runs beside the others
+ * rather than queued behind metadata writers, as GraphQL does: on the metadata the
+ * instance serves (its consistent part, as GraphQL sees it), its writes in one
+ * transaction without the metadata writers' lock, all or nothing.
+ */
+async function runDataApi(host: SchemaHost, endpoint: QueryEndpoint, request: QueryRequest, session: Session, log: Logger, ask: ActorRequest): Promise<unknown> {
+  const state = host.state;
+  const transaction = isReadOnly(endpoint, request, '$') ? null : await beginTransaction(host, false);
+  const draft: Draft = { metadata: state.report.consistent, catalog: state.catalog, report: state.report, metadataChanged: false, catalogReloaded: false, transaction };
+  try {
+    const response = await apply(host, endpoint, request, '$', draft, session, log, state.resourceVersion, ask);
+    await finish(draft, 'commit');
+    return response;
+  } catch (error) {
+    await finish(draft, 'rollback');
+    throw error;
+  }
+}
+
+/** A transaction on its own connection, holding the metadata writers' lock when asked. */
+async function beginTransaction(host: SchemaHost, metadataLock: boolean): Promise<PoolClient> {
   const client = await host.db.connect();
   try {
     await client.query('begin');
-    await client.query('select pg_advisory_xact_lock($1)', [METADATA_WRITE_LOCK]);
+    if (metadataLock) await client.query('select pg_advisory_xact_lock($1)', [METADATA_WRITE_LOCK]);
     return client;
   } catch (error) {
     client.release(error as Error);
@@ -159,6 +184,7 @@ async function apply(
       invariant(draft.transaction !== null, `${request.type} asked for the request transaction but is marked read-only`);
       return draft.transaction;
     },
+    reader: () => draft.transaction ?? host.db,
     reloadCatalog: async () => {
       draft.catalogReloaded = true;
       // Inside the request's transaction the catalog shows its uncommitted DDL.
@@ -189,6 +215,16 @@ async function settle(host: SchemaHost, outcome: OperationOutcome, draft: Draft,
   if (outcome.metadata !== undefined) {
     draft.metadata = metadata;
     draft.metadataChanged = true;
+  }
+}
+
+/** Whether every operation of the request is of the data API; malformed parts count as not. */
+function isDataApi(request: QueryRequest): boolean {
+  if (request.type === 'bulk') return Array.isArray(request.args) && request.args.length > 0 && request.args.every((item: unknown) => typeof item === 'object' && item !== null && isDataApi(item as QueryRequest));
+  try {
+    return findOperation(request.type, request.version, '$').dataApi === true;
+  } catch {
+    return false;
   }
 }
 

@@ -143,6 +143,12 @@ export const errors = {
   objectRelationUnwritten: define('not-supported', 400, (relationship: string, table: string) => `cannot proceed to insert object relation ${quote(relationship)} since insert to table ${quote(table)} affects zero rows`),
   arrayRelationsUnwritten: define('not-supported', 400, (table: string) => `cannot proceed to insert array relations since insert to table ${quote(table)} affects zero rows`),
 
+  // The v1 data API (`select`, `insert`, ... on /v1/query), in the words of Hasura's RQL/DML modules
+  permissionDenied: define('permission-denied', 400, (what: string) => what),
+  dataUnexpectedPayload: define('unexpected-payload', 400, (what: string) => what),
+  dataUnexpected: define('unexpected', 400, (what: string) => what),
+  dataCheckFailed: define('permission-error', 400, () => 'Check constraint violation. insert/update check constraint failed'),
+
   // Postgres (compat-facts 1.3): /v1/query shows its message; /v1/graphql a bad value's or a
   // violated constraint's, and only the admin role the statement (`internal`).
   postgresConnection: define('postgres-error', 500, () => 'connection error'),

@@ -28,6 +28,8 @@ export interface OperationContext {
    * the new metadata, or not at all.
    */
   transaction(): Promise<PoolClient>;
+  /** Where a read runs: the request's transaction when it has one (so it sees the writes before it), else the pool. */
+  reader(): Pool | PoolClient;
   /** Re-reads the database catalog (inside the transaction, if one is open). */
   reloadCatalog(): Promise<Catalog>;
   /** Checks metadata against a catalog, its remote schemas described by the remote-schema actor. */
@@ -60,6 +62,12 @@ export interface Operation<A = never> {
   readonly argsSchema: string;
   /** Reads metadata only: it needs no fresh look at the database catalog. */
   readonly readOnly?: boolean;
+  /**
+   * Reads or writes table rows under the session's permissions (the v1 data API): any role
+   * may run it, beside metadata operations rather than queued behind them. The others are
+   * admin only.
+   */
+  readonly dataApi?: boolean;
   /** Rewrites an older accepted form of the args into the current one before validation. */
   readonly upgradeArgs?: (args: unknown) => unknown;
   run(args: A, context: OperationContext): Promise<OperationOutcome>;
