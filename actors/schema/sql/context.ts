@@ -5,6 +5,7 @@ import { relationKey } from '../../../src/pg/catalog.js';
 import { qualified } from '../../../src/pg/quote.js';
 import type { RoleAccess, TableAccess } from '../models/role-access.js';
 import type { SourceModel } from '../models/table-model.js';
+import type { CollectedField } from './collected-field.js';
 import { InputReader } from './input.js';
 import { ParamList, type Placeholder } from './params.js';
 import { AliasGenerator, tableRef } from './sql-text.js';
@@ -27,7 +28,12 @@ export interface CompileContext {
   params: ParamList;
   aliases: AliasGenerator;
   reads: StatementReads;
+  /** The Relay API's own fields of a row (`id`, `<rel>_connection`, compile-relay.ts); absent for /v1/graphql. */
+  relayField?: RowFieldCompiler;
 }
+
+/** A row's field that the table's access does not describe, or undefined when it is not such a field. */
+export type RowFieldCompiler = (context: CompileContext, access: TableAccess, alias: string, field: CollectedField) => string | undefined;
 
 /** A fresh context for compiling one operation of a role with these variables. */
 export function compileContext(request: {

@@ -1,15 +1,10 @@
-import { Kind, type ArgumentNode, type FieldNode, type SelectionSetNode } from 'graphql';
+import { Kind, type ArgumentNode, type SelectionSetNode } from 'graphql';
+import type { CollectedField } from './collected-field.js';
 import { documentInput, type Input } from './input.js';
 import type { CompileContext } from './context.js';
 
-/** The fields selected under one response key; several when a query repeats a key. */
-export interface CollectedField {
-  responseKey: string;
-  name: string;
-  nodes: FieldNode[];
-  /** JSON path of the field for error messages (`$.selectionSet.author`). */
-  path: string;
-}
+// Its own module, so that context.ts can name it without importing this one.
+export type { CollectedField } from './collected-field.js';
 
 /**
  * Implements CollectFields of the GraphQL spec (section 6.3.2) for one object type:
