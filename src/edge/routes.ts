@@ -70,10 +70,11 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     }
   };
 
-  const graphql: RouteHandler = async (request, response, facts) => {
+  // /v1beta1/relay is served as /v1/graphql is, from the role's Relay schema (compat-facts 1.2: also always 200).
+  const graphqlRoute = (relay: boolean): RouteHandler => async (request, response, facts) => {
     try {
       const bytes = await readBody(request, deps.bodyLimit);
-      const message = { headers: flattenHeaders(request), body: bytes.toString('utf8'), client_address: request.socket.remoteAddress ?? '' };
+      const message = { headers: flattenHeaders(request), body: bytes.toString('utf8'), client_address: request.socket.remoteAddress ?? '', ...(relay ? { relay } : {}) };
       cancelOnClose(response, bus, facts.requestId);
       const reply = await bus.ask(subjects.graphql, message, { requestId: facts.requestId, timeoutMs });
       facts.role = reply.meta[REPLY_META.role];
@@ -86,6 +87,7 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     }
   };
 
+  const graphql = graphqlRoute(false);
   const graphqlGet: RouteHandler = async (_request, response) => sendGraphqlError(response, errors.graphqlGetNotSupported('$'));
 
   const configApi: RouteHandler = async (request, response, facts) => {
@@ -122,6 +124,7 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     ['/v1alpha1/config', [{ method: 'GET', api: 'config', handle: configApi }]],
     ['/v1/query', [{ method: 'POST', api: 'metadata', handle: query }]],
     ['/v1/graphql', [{ method: 'POST', api: 'graphql', handle: graphql }, { method: 'GET', api: 'graphql', handle: graphqlGet }]],
+    ['/v1beta1/relay', [{ method: 'POST', api: 'graphql', handle: graphqlRoute(true) }]],
   ]);
   // Per path, the handlers of the enabled APIs by method: a path whose APIs are all disabled is not there (404).
   const served = new Map<string, Map<string, RouteHandler>>();
