@@ -237,10 +237,26 @@ describe('bad input, answered with Hasura\'s errors (HTTP 200)', () => {
     expect(result.json.errors[0].extensions).toEqual({ path: '$.selectionSet.author_connection.args.after', code: 'validation-failed' });
   });
 
-  it('has no list, by-pk or aggregate root fields, and no mutations', async () => {
+  it('has no list, by-pk or aggregate root fields', async () => {
     const list = await relay('{ author { name } }');
     expect(list.json).toEqual(failure("field 'author' not found in type: 'query_root'", '$.selectionSet.author'));
-    const mutation = await relay('mutation { delete_author(where: {}) { affected_rows } }');
-    expect(mutation.json.errors[0].extensions.code).toBe('validation-failed');
+    const byPk = await relay('{ author_by_pk(id: 1) { name } }');
+    expect(byPk.json).toEqual(failure("field 'author_by_pk' not found in type: 'query_root'", '$.selectionSet.author_by_pk'));
+  });
+});
+
+describe('mutations, as on /v1/graphql', () => {
+  it('writes, and answers the written rows with their global ids', async () => {
+    const inserted = await relay('mutation { insert_author_one(object: {id: 5, name: "Author 5"}) { id name } }');
+    expect(inserted.json).toEqual({ data: { insert_author_one: { id: nodeId('author', 5), name: 'Author 5' } } });
+    const found = await relay(`{ node(id: "${nodeId('author', 5)}") { ... on author { name } } }`);
+    expect(found.json).toEqual({ data: { node: { name: 'Author 5' } } });
+    const deleted = await relay('mutation { delete_author(where: {id: {_eq: 5}}) { affected_rows returning { id } } }');
+    expect(deleted.json).toEqual({ data: { delete_author: { affected_rows: 1, returning: [{ id: nodeId('author', 5) }] } } });
+  });
+
+  it('offers a role only the mutations its permissions allow', async () => {
+    const result = await relay('mutation { delete_article(where: {}) { affected_rows } }', asUser(2));
+    expect(result.json).toEqual(failure('no mutations exist', '$'));
   });
 });

@@ -22,7 +22,7 @@ import { compileErrorBody } from './response-errors.js';
 import { roleAccess, type RoleAccess } from '../models/role-access.js';
 import { buildRoleSchema } from '../graphql/role-schema.js';
 import { buildRelaySchema } from '../graphql/relay-schema.js';
-import { compileRelayOperation } from '../sql/compile-relay.js';
+import { compileRelayOperation, relayRowField } from '../sql/compile-relay.js';
 import { resolveStaticField } from './static-fields.js';
 import { buildSourceModel, type SourceModel } from '../models/table-model.js';
 import { executeMutation } from './mutation-executor.js';
@@ -129,13 +129,14 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
   const runtimeFor = (role: string, backendOnly: boolean, context: ExecutionContext): RoleRuntime | Promise<RoleRuntime> => {
     const key = permittedRoles.has(role) ? role : '';
     const backend = backendOnly && backendOnlyRoles.has(key);
-    const cacheKey = context.relay === true ? `${key}\u0000relay` : backend ? `${key}\u0000backend-only` : key;
+    const schemaKey = backend ? `${key}\u0000backend-only` : key;
+    const cacheKey = context.relay === true ? `${schemaKey}\u0000relay` : schemaKey;
     const kept = roles.get(cacheKey);
     if (kept !== undefined) return kept;
     const access = roleAccess(model, key, { inferFunctionPermissions: options.inferFunctionPermissions });
     const writes = writeAccess(model, access, backend);
     if (context.relay === true) {
-      const runtime: RoleRuntime = { cacheKey, access, writes, schema: buildRelaySchema(access), remote: null, relay: true };
+      const runtime: RoleRuntime = { cacheKey, access, writes, schema: buildRelaySchema(access, writes), remote: null, relay: true };
       roles.set(cacheKey, runtime);
       return runtime;
     }
@@ -220,7 +221,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
       }
       if (prepared.operation.operation === 'mutation') {
         const { access, writes } = runtime;
-        const request = { model, access, writes, operation: prepared.operation, fragments: prepared.fragments, emitSessionMessage };
+        const request = { model, access, writes, operation: prepared.operation, fragments: prepared.fragments, emitSessionMessage, ...(runtime.relay ? { relayField: relayRowField } : {}) };
         return executeMutation({ document: prepared, request, variables, session, db: context.db, bounds: boundsFor(session, context) });
       }
 

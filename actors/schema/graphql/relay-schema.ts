@@ -14,7 +14,11 @@ import type { RoleAccess, TableAccess } from '../models/role-access.js';
 import { connectionRelationship, connectionRootFields, isNode, relayNames } from '../models/relay-access.js';
 import { QUERY_ROOT, typeNames } from '../models/type-names.js';
 import { invariant } from '../../../src/errors/service-error.js';
+import { MUTATION_ROOT } from '../models/mutation-names.js';
+import type { WriteAccess } from '../models/write-access.js';
 import { boolExpType } from './filter-types.js';
+import { functionMutationFields } from './function-types.js';
+import { mutationFields } from './mutation-types.js';
 import { orderByType } from './order-types.js';
 import { PLACEHOLDER_FIELD } from './role-schema.js';
 import { selectColumnEnum } from './select-column.js';
@@ -27,7 +31,7 @@ import { columnOutputType, nonNullList, TypeRegistry } from './type-registry.js'
  * implementing `Node` with its global `id` (which takes the place of a column named `id`),
  * and `<rel>_connection` beside each array relationship to a Node table.
  */
-export function buildRelaySchema(role: RoleAccess): GraphQLSchema {
+export function buildRelaySchema(role: RoleAccess, writes: WriteAccess): GraphQLSchema {
   const registry = new TypeRegistry();
   const node = new GraphQLInterfaceType({
     name: relayNames.nodeInterface,
@@ -51,7 +55,11 @@ export function buildRelaySchema(role: RoleAccess): GraphQLSchema {
       return fields;
     },
   });
-  return new GraphQLSchema({ query, types: objects });
+  // Mutations as on /v1/graphql; their rows are the Relay types, so `returning { id }` is the global id.
+  const mutation = writes.rootFields.size === 0 && role.functionMutations.size === 0
+    ? undefined
+    : new GraphQLObjectType({ name: MUTATION_ROOT, fields: () => ({ ...mutationFields(registry, role, writes), ...functionMutationFields(registry, role) }) });
+  return new GraphQLSchema({ query, ...(mutation === undefined ? {} : { mutation }), types: objects });
 }
 
 function relayObjectType(registry: TypeRegistry, role: RoleAccess, node: GraphQLInterfaceType, access: TableAccess): GraphQLObjectType {

@@ -19,7 +19,7 @@ import { permissionFilter } from './where.js';
  * (`id`, `<rel>_connection`) wherever a row is selected, through the compile context.
  */
 export function compileRelayOperation(request: CompileRequest): CompiledOperation {
-  const context: CompileContext = { ...compileContext(request), relayField };
+  const context = compileContext({ ...request, relayField: relayRowField });
   const connections = connectionRootFields(request.access);
   const roots = collectFields(context, QUERY_ROOT, [request.operation.selectionSet], '$');
   const values = roots.map((field): [string, { sql: string } | { json: string }] => {
@@ -42,7 +42,7 @@ export function compileRelayOperation(request: CompileRequest): CompiledOperatio
 }
 
 /** `id` and `<rel>_connection` of a row; undefined for the fields /v1/graphql has too. */
-function relayField(context: CompileContext, access: TableAccess, alias: string, field: CollectedField): string | undefined {
+export function relayRowField(context: CompileContext, access: TableAccess, alias: string, field: CollectedField): string | undefined {
   if (field.name === 'id' && isNode(access)) return nodeIdExpression(context, access, alias);
   const connection = connectionRelationship(context.access, access, field.name);
   if (connection === undefined) return undefined;

@@ -42,6 +42,7 @@ export function compileContext(request: {
   fragments: ReadonlyMap<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
   placeholder?: Placeholder | undefined;
+  relayField?: RowFieldCompiler | undefined;
 }): CompileContext {
   return {
     model: request.model,
@@ -51,6 +52,7 @@ export function compileContext(request: {
     params: new ParamList(request.placeholder),
     aliases: new AliasGenerator(),
     reads: { tables: new Set(), callsFunctions: false },
+    ...(request.relayField === undefined ? {} : { relayField: request.relayField }),
   };
 }
 

@@ -8,7 +8,7 @@ import { collectFields, type CollectedField } from './fields.js';
 import { compileDelete } from './delete.js';
 import { compileFunctionMutation } from './function-mutation.js';
 import { compileInsert } from './insert.js';
-import { compileContext } from './context.js';
+import { compileContext, type RowFieldCompiler } from './context.js';
 import type { VariableUse } from './input.js';
 import type { MutationContext } from './mutation-context.js';
 import type { MutationFieldPlan } from './mutation-plan.js';
@@ -31,6 +31,8 @@ export interface MutationRequest {
   fragments: ReadonlyMap<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
   emitSessionMessage: boolean;
+  /** A mutation sent to the Relay API: its rows have Relay's fields (compile-relay.ts). */
+  relayField?: RowFieldCompiler;
 }
 
 export function compileMutation(request: MutationRequest): CompiledMutation {
