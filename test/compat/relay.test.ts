@@ -86,6 +86,12 @@ describe('node(id)', () => {
     });
   });
 
+  it('expands fragments on the Node interface, as the Relay compiler writes them', async () => {
+    const result = await relay(`query ($id: ID!) { node(id: $id) { __typename ...refetchable } }
+      fragment refetchable on Node { id ... on author { name } }`, admin, { id: nodeId('author', 3) });
+    expect(result.json).toEqual({ data: { node: { __typename: 'author', id: nodeId('author', 3), name: 'Author 3' } } });
+  });
+
   it('answers null for an id whose row does not exist', async () => {
     const result = await relay(`{ node(id: "${nodeId('author', 99)}") { id } }`);
     expect(result.json).toEqual({ data: { node: null } });

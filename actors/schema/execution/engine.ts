@@ -22,7 +22,7 @@ import { compileErrorBody } from './response-errors.js';
 import { roleAccess, type RoleAccess } from '../models/role-access.js';
 import { buildRoleSchema } from '../graphql/role-schema.js';
 import { buildRelaySchema } from '../graphql/relay-schema.js';
-import { compileRelayOperation, relayRowField } from '../sql/compile-relay.js';
+import { compileRelayOperation, RELAY_INTERFACES, relayRowField } from '../sql/compile-relay.js';
 import { resolveStaticField } from './static-fields.js';
 import { buildSourceModel, type SourceModel } from '../models/table-model.js';
 import { executeMutation } from './mutation-executor.js';
@@ -221,7 +221,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
       }
       if (prepared.operation.operation === 'mutation') {
         const { access, writes } = runtime;
-        const request = { model, access, writes, operation: prepared.operation, fragments: prepared.fragments, emitSessionMessage, ...(runtime.relay ? { relayField: relayRowField } : {}) };
+        const request = { model, access, writes, operation: prepared.operation, fragments: prepared.fragments, emitSessionMessage, ...(runtime.relay ? { relayField: relayRowField, interfaces: RELAY_INTERFACES } : {}) };
         return executeMutation({ document: prepared, request, variables, session, db: context.db, bounds: boundsFor(session, context) });
       }
 

@@ -1,6 +1,6 @@
 import { visit } from 'graphql';
 import { errors } from '../../../src/errors/errors.js';
-import { connectionRelationship, connectionRootFields, isNode, nodeTable } from '../models/relay-access.js';
+import { connectionRelationship, connectionRootFields, isNode, nodeTable, relayNames } from '../models/relay-access.js';
 import type { TableAccess } from '../models/role-access.js';
 import { QUERY_ROOT } from '../models/type-names.js';
 import type { CompiledOperation, CompileRequest } from './compile-operation.js';
@@ -19,7 +19,7 @@ import { permissionFilter } from './where.js';
  * (`id`, `<rel>_connection`) wherever a row is selected, through the compile context.
  */
 export function compileRelayOperation(request: CompileRequest): CompiledOperation {
-  const context = compileContext({ ...request, relayField: relayRowField });
+  const context = compileContext({ ...request, relayField: relayRowField, interfaces: RELAY_INTERFACES });
   const connections = connectionRootFields(request.access);
   const roots = collectFields(context, QUERY_ROOT, [request.operation.selectionSet], '$');
   const values = roots.map((field): [string, { sql: string } | { json: string }] => {
@@ -40,6 +40,8 @@ export function compileRelayOperation(request: CompileRequest): CompiledOperatio
   const pairs = values.map(([key, value]): [string, string] => [key, 'sql' in value ? value.sql : context.params.add({ kind: 'constant', value: value.json }, 'json')]);
   return { sql: `select ${jsonObject(pairs)}::text as "data"`, params: context.params.sources, staticData: null, ...base };
 }
+
+export const RELAY_INTERFACES: ReadonlySet<string> = new Set([relayNames.nodeInterface]);
 
 /** `id` and `<rel>_connection` of a row; undefined for the fields /v1/graphql has too. */
 export function relayRowField(context: CompileContext, access: TableAccess, alias: string, field: CollectedField): string | undefined {

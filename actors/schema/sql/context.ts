@@ -30,6 +30,12 @@ export interface CompileContext {
   reads: StatementReads;
   /** The Relay API's own fields of a row (`id`, `<rel>_connection`, compile-relay.ts); absent for /v1/graphql. */
   relayField?: RowFieldCompiler;
+  /**
+   * Interfaces whose fragments apply to every object type they are spread on: graphql-js
+   * refuses a spread on a type that cannot implement one, so a validated spread of `Node`
+   * always sits on a Node table's type. Absent for /v1/graphql, whose schema has none.
+   */
+  interfaces?: ReadonlySet<string>;
 }
 
 /** A row's field that the table's access does not describe, or undefined when it is not such a field. */
@@ -43,6 +49,7 @@ export function compileContext(request: {
   variables: Record<string, unknown>;
   placeholder?: Placeholder | undefined;
   relayField?: RowFieldCompiler | undefined;
+  interfaces?: ReadonlySet<string> | undefined;
 }): CompileContext {
   return {
     model: request.model,
@@ -53,6 +60,7 @@ export function compileContext(request: {
     aliases: new AliasGenerator(),
     reads: { tables: new Set(), callsFunctions: false },
     ...(request.relayField === undefined ? {} : { relayField: request.relayField }),
+    ...(request.interfaces === undefined ? {} : { interfaces: request.interfaces }),
   };
 }
 
