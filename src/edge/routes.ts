@@ -125,6 +125,8 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     ['/v1/query', [{ method: 'POST', api: 'metadata', handle: query }]],
     ['/v1/graphql', [{ method: 'POST', api: 'graphql', handle: graphql }, { method: 'GET', api: 'graphql', handle: graphqlGet }]],
     ['/v1beta1/relay', [{ method: 'POST', api: 'graphql', handle: graphqlRoute(true) }]],
+    // The name Hasura's Relay API took when it left beta (v2.49); the old one stays.
+    ['/v1/relay', [{ method: 'POST', api: 'graphql', handle: graphqlRoute(true) }]],
   ]);
   // Per path, the handlers of the enabled APIs by method: a path whose APIs are all disabled is not there (404).
   const served = new Map<string, Map<string, RouteHandler>>();

@@ -165,6 +165,11 @@ describe('<t>_connection', () => {
     ]);
   });
 
+  it('is served under /v1/relay too, the name Hasura gave it out of beta', async () => {
+    const result = await http('POST', `${engine.url}/v1/relay`, { query: '{ author_connection(first: 1) { edges { cursor } } }' }, admin);
+    expect(result.json).toEqual({ data: { author_connection: { edges: [{ cursor: idCursor(1) }] } } });
+  });
+
   it('leaves /v1/graphql as it was: the id column is still the column there', async () => {
     const result = await engine.graphql({ query: '{ author(limit: 1, order_by: {id: asc}) { id } }' });
     expect(result.json).toEqual({ data: { author: [{ id: 1 }] } });
