@@ -11,7 +11,7 @@ import type { Input } from './input.js';
 import { compileOrderBy, renderOrderKeys, type OrderKey } from './order-by.js';
 import { and, columnRef, jsonObject, nameLiteral, or } from './sql-text.js';
 import { rowObject } from './select.js';
-import { compileWhere, permissionFilter } from './where.js';
+import { rowConditions } from './row-set.js';
 
 /**
  * `<t>_connection(where, order_by, distinct_on, first, last, after, before)` (Relay's
@@ -106,15 +106,7 @@ function pageInfoObject(context: CompileContext, field: CollectedField, values: 
  */
 function filteredRows(context: CompileContext, access: TableAccess, alias: string, field: CollectedField, args: Map<string, Input>, join?: Join): { sql: string; orderKeys: OrderKey[] } {
   const { reader } = context;
-  const conditions: string[] = [];
-  if (join !== undefined) conditions.push(join(alias));
-  const filter = permissionFilter(context, access, alias);
-  if (filter !== null) conditions.push(filter);
-  const where = args.get('where');
-  if (where !== undefined) {
-    const condition = compileWhere(context, access, alias, where);
-    if (condition !== 'true') conditions.push(condition);
-  }
+  const conditions = rowConditions(context, access, alias, args.get('where'), join);
   const orderBy = args.get('order_by');
   const requested = orderBy === undefined ? [] : compileOrderBy(context, access, alias, orderBy);
   const named = new Set(requested.map((key) => key.expression));

@@ -1,4 +1,5 @@
 import { errors } from '../../../src/errors/errors.js';
+import { aesonTypeName } from '../../../src/json/aeson-type.js';
 import type { ServiceError } from '../../../src/errors/service-error.js';
 import { NODE_ID_VERSION } from '../models/relay-access.js';
 import type { TableAccess } from '../models/role-access.js';
@@ -45,14 +46,14 @@ export function decodeNodeId(id: string, path: string): DecodedNodeId {
   } catch {
     throw invalid('Error in $: Failed reading: not a valid json value');
   }
-  if (!Array.isArray(parsed)) throw invalid(`Error in $: parsing [] failed, expected Array, but encountered ${jsonKind(parsed)}`);
+  if (!Array.isArray(parsed)) throw invalid(`Error in $: parsing [] failed, expected Array, but encountered ${aesonTypeName(parsed)}`);
   const [version, schema, table, ...values] = parsed as unknown[];
   if (parsed.length === 0) throw invalid('Error in $: unexpected GUID format, found empty list');
   if (typeof version !== 'number') throw invalid('Error in $: unexpected GUID format, needs to start with a version number');
   if (version !== NODE_ID_VERSION) throw invalid(`Error in $: unsupported GUID version: ${Number.isInteger(version) ? `${version}.0` : version}`);
   if (values.length === 0) throw invalid('Error in $: GUID version 1: expecting schema name, table name and at least one column value');
   if (typeof schema !== 'string' || typeof table !== 'string') {
-    throw invalid(`Error in $: parsing Text failed, expected String, but encountered ${jsonKind(typeof schema !== 'string' ? schema : table)}`);
+    throw invalid(`Error in $: parsing Text failed, expected String, but encountered ${aesonTypeName(typeof schema !== 'string' ? schema : table)}`);
   }
   return { schema, table, values };
 }
@@ -65,19 +66,4 @@ export function checkKeyValues(access: TableAccess, values: unknown[], path: str
     throw errors.invalidNodeId(path, `primary key columns ${missing} are missing`);
   }
   if (values.length > key.length) throw errors.invalidNodeId(path, `unexpected column values ${JSON.stringify(values.slice(key.length))}`);
-}
-
-function jsonKind(value: unknown): string {
-  if (value === null) return 'Null';
-  if (Array.isArray(value)) return 'Array';
-  switch (typeof value) {
-    case 'string':
-      return 'String';
-    case 'number':
-      return 'Number';
-    case 'boolean':
-      return 'Boolean';
-    default:
-      return 'Object';
-  }
 }
