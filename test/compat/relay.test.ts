@@ -170,6 +170,32 @@ describe('<t>_connection', () => {
     expect(result.json).toEqual({ data: { author_connection: { edges: [{ cursor: idCursor(1) }] } } });
   });
 
+  it('names its types as Hasura does, every Node table among Node\'s possible types', async () => {
+    const result = await relay(`{
+      article_connection(first: 1) { __typename pageInfo { __typename } edges { __typename } }
+      node: __type(name: "Node") { kind possibleTypes { name } }
+    }`);
+    expect(result.json).toEqual({
+      data: {
+        article_connection: { __typename: 'articleConnection', pageInfo: { __typename: 'PageInfo' }, edges: [{ __typename: 'articleEdge' }] },
+        node: { kind: 'INTERFACE', possibleTypes: [{ name: 'article' }, { name: 'author' }] },
+      },
+    });
+  });
+
+  it('refuses after and before with an order through a relationship, which a cursor cannot place', async () => {
+    const result = await relay(`{ article_connection(order_by: {author: {name: asc}}, after: "${idCursor(1)}") { edges { cursor } } }`);
+    expect(result.json).toEqual(failure('"after" and "before" need an order_by on the table\'s own columns', '$.selectionSet.article_connection', 'not-supported'));
+  });
+
+  it('answers a batch in order, as /v1/graphql does', async () => {
+    const result = await http('POST', `${engine.url}/v1beta1/relay`, [
+      { query: '{ article_connection(last: 1) { edges { cursor } } }' },
+      { query: `{ node(id: "${nodeId('article', 1)}") { ... on article { title } } }` },
+    ], admin);
+    expect(result.json).toEqual([{ data: { article_connection: { edges: [{ cursor: idCursor(6) }] } } }, { data: { node: { title: 'Article 1' } } }]);
+  });
+
   it('leaves /v1/graphql as it was: the id column is still the column there', async () => {
     const result = await engine.graphql({ query: '{ author(limit: 1, order_by: {id: asc}) { id } }' });
     expect(result.json).toEqual({ data: { author: [{ id: 1 }] } });
