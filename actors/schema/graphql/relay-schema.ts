@@ -22,8 +22,8 @@ import { mutationFields } from './mutation-types.js';
 import { orderByType } from './order-types.js';
 import { PLACEHOLDER_FIELD } from './role-schema.js';
 import { selectColumnEnum } from './select-column.js';
-import { computedField, selectArguments, tableAggregateType } from './table-types.js';
-import { columnOutputType, nonNullList, TypeRegistry } from './type-registry.js';
+import { columnField, computedField, selectArguments, tableAggregateType } from './table-types.js';
+import { nonNullList, TypeRegistry } from './type-registry.js';
 
 /**
  * The Relay schema one role sees at `/v1beta1/relay` (Hasura's Relay API): `node(id)` and
@@ -75,7 +75,7 @@ function relayObjectType(registry: TypeRegistry, role: RoleAccess, node: GraphQL
         if (fieldName in fields) continue;
         switch (target.kind) {
           case 'column':
-            fields[fieldName] = { type: columnOutputType(target.column.type, target.column.nullable), ...(target.column.description === null ? {} : { description: target.column.description }) };
+            fields[fieldName] = columnField(target.column);
             break;
           case 'computed-scalar':
           case 'computed-table':
@@ -93,9 +93,11 @@ function relayObjectType(registry: TypeRegistry, role: RoleAccess, node: GraphQL
             }
             break;
           }
-          case 'array-aggregate':
-            fields[fieldName] = { type: new GraphQLNonNull(tableAggregateType(registry, role, role.tables.get(target.relationship.target)!)), args: selectArguments(registry, role, role.tables.get(target.relationship.target)!), description: 'An aggregate relationship' };
+          case 'array-aggregate': {
+            const related = role.tables.get(target.relationship.target)!;
+            fields[fieldName] = { type: new GraphQLNonNull(tableAggregateType(registry, role, related)), args: selectArguments(registry, role, related), description: 'An aggregate relationship' };
             break;
+          }
         }
       }
       return fields;
