@@ -43,12 +43,15 @@ beforeAll(async () => {
               (3, 1, 'Article 3', 'Sample article content 3', true), (4, 2, 'Article 4', 'Sample article content 4', true),
               (5, 2, 'Article 5', 'Sample article content 5', false), (6, 3, 'Article 6', 'Sample article content 6', true);
             insert into audit values (1, 'created');
+            create function search_articles(search text) returns setof article as $$
+              select * from article where title ilike ('%' || search || '%') $$ language sql stable;
           `,
         },
       },
       { type: 'track_table', args: { name: 'author' } },
       { type: 'track_table', args: { name: 'article' } },
       { type: 'track_table', args: { name: 'audit' } },
+      { type: 'track_function', args: { name: 'search_articles' } },
       { type: 'create_object_relationship', args: { table: 'article', name: 'author', using: { foreign_key_constraint_on: 'author_id' } } },
       { type: 'create_array_relationship', args: { table: 'author', name: 'articles', using: { foreign_key_constraint_on: { table: 'article', column: 'author_id' } } } },
       // `user` reads authors' names but not their ids, so author is not a Node for it.
@@ -194,6 +197,17 @@ describe('<t>_connection', () => {
       { query: `{ node(id: "${nodeId('article', 1)}") { ... on article { title } } }` },
     ], admin);
     expect(result.json).toEqual([{ data: { article_connection: { edges: [{ cursor: idCursor(6) }] } } }, { data: { node: { title: 'Article 1' } } }]);
+  });
+
+  it('pages through the rows a function returns, as <fn>_connection', async () => {
+    const query = '{ search_articles_connection(args: {search: "article"}, order_by: {id: desc}, first: 2) { pageInfo { hasNextPage } edges { node { id title } } } }';
+    const result = await relay(query);
+    expect(result.json.data.search_articles_connection).toEqual({
+      pageInfo: { hasNextPage: true },
+      edges: [{ node: { id: nodeId('article', 6), title: 'Article 6' } }, { node: { id: nodeId('article', 5), title: 'Article 5' } }],
+    });
+    const asRole = await relay(query.replace('first: 2', 'first: 3'), asUser(1));
+    expect(asRole.json.data.search_articles_connection.edges.map((item: { node: { title: string } }) => item.node.title)).toEqual(['Article 6', 'Article 4', 'Article 3']);
   });
 
   it('leaves /v1/graphql as it was: the id column is still the column there', async () => {

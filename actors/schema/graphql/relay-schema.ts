@@ -17,6 +17,7 @@ import { invariant } from '../../../src/errors/service-error.js';
 import { MUTATION_ROOT } from '../models/mutation-names.js';
 import type { WriteAccess } from '../models/write-access.js';
 import { boolExpType } from './filter-types.js';
+import { argsArgument } from './function-arguments.js';
 import { functionMutationFields } from './function-types.js';
 import { mutationFields } from './mutation-types.js';
 import { orderByType } from './order-types.js';
@@ -49,8 +50,18 @@ export function buildRelaySchema(role: RoleAccess, writes: WriteAccess): GraphQL
       const fields: GraphQLFieldConfigMap<unknown, unknown> = {
         node: { type: node, args: { id: { type: new GraphQLNonNull(GraphQLID), description: 'A globally unique id' } } },
       };
-      for (const [name, access] of connections) {
-        fields[name] = { type: new GraphQLNonNull(connectionType(registry, access)), args: connectionArguments(registry, role, access), description: `fetch data from the table: ${JSON.stringify(access.model.table.name)}` };
+      for (const [name, { access, function: target }] of connections) {
+        const type = new GraphQLNonNull(connectionType(registry, access));
+        if (target === undefined) {
+          fields[name] = { type, args: connectionArguments(registry, role, access), description: `fetch data from the table: ${JSON.stringify(access.model.table.name)}` };
+          continue;
+        }
+        const fn = target.function;
+        fields[name] = {
+          type,
+          args: { ...argsArgument(registry, fn.argsTypeName, fn.arguments, `input parameters for function ${JSON.stringify(fn.fieldName)}`), ...connectionArguments(registry, role, access) },
+          description: fn.description ?? `execute function ${JSON.stringify(fn.function.name)} which returns ${JSON.stringify(access.model.table.name)}`,
+        };
       }
       return fields;
     },

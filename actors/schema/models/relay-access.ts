@@ -1,4 +1,4 @@
-import type { RoleAccess, TableAccess } from './role-access.js';
+import type { FunctionRootTarget, RoleAccess, TableAccess } from './role-access.js';
 
 /**
  * What the Relay API (`/v1beta1/relay`) offers a role, derived from the same RoleAccess as
@@ -24,13 +24,24 @@ export function isNode(access: TableAccess): boolean {
   return primaryKey.length > 0 && primaryKey.every((column) => access.columnsByField.get(column.fieldName) === column);
 }
 
-/** The role's Node tables by `<t>_connection` root field name, in the order of its query root. */
-export function connectionRootFields(role: RoleAccess): Map<string, TableAccess> {
-  const fields = new Map<string, TableAccess>();
+/** What a root `_connection` field pages through: a Node table's rows, or those a function returns. */
+export interface ConnectionRoot {
+  access: TableAccess;
+  function?: FunctionRootTarget;
+}
+
+/**
+ * The role's root connections by field name, in the order of its query root:
+ * `<t>_connection` per Node table, `<fn>_connection` per query function returning a
+ * set of a Node table's rows.
+ */
+export function connectionRootFields(role: RoleAccess): Map<string, ConnectionRoot> {
+  const fields = new Map<string, ConnectionRoot>();
   for (const target of role.rootFields.values()) {
-    if (target.kind !== 'select') continue;
     const access = role.tables.get(target.table)!;
-    if (isNode(access)) fields.set(relayNames.connectionField(access.model.rootFields.select), access);
+    if (!isNode(access)) continue;
+    if (target.kind === 'select') fields.set(relayNames.connectionField(access.model.rootFields.select), { access });
+    if (target.kind === 'function' && target.function.returnsSet) fields.set(relayNames.connectionField(target.function.fieldName), { access, function: target });
   }
   return fields;
 }

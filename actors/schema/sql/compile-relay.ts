@@ -1,12 +1,13 @@
 import { visit } from 'graphql';
 import { errors } from '../../../src/errors/errors.js';
-import { connectionRelationship, connectionRootFields, isNode, nodeTable, relayNames } from '../models/relay-access.js';
+import { connectionRelationship, connectionRootFields, isNode, nodeTable, relayNames, type ConnectionRoot } from '../models/relay-access.js';
 import type { TableAccess } from '../models/role-access.js';
 import { QUERY_ROOT } from '../models/type-names.js';
 import type { CompiledOperation, CompileRequest } from './compile-operation.js';
 import { compileContext, readFrom, type CompileContext } from './context.js';
 import { compileConnection } from './connection.js';
 import { argumentsOf, collectFields, type CollectedField } from './fields.js';
+import { functionCall } from './function-call.js';
 import { checkKeyValues, decodeNodeId, nodeIdExpression } from './node-id.js';
 import { joinCondition } from './relationships.js';
 import { rowObject } from './select.js';
@@ -25,8 +26,8 @@ export function compileRelayOperation(request: CompileRequest): CompiledOperatio
   const values = roots.map((field): [string, { sql: string } | { json: string }] => {
     if (field.name === '__typename') return [field.responseKey, { sql: nameLiteral(QUERY_ROOT) }];
     if (field.name === 'node') return [field.responseKey, { sql: compileNode(context, field) }];
-    const access = connections.get(field.name);
-    if (access !== undefined) return [field.responseKey, { sql: compileConnection(context, access, field) }];
+    const connection = connections.get(field.name);
+    if (connection !== undefined) return [field.responseKey, { sql: compileRootConnection(context, connection, field) }];
     // Introspection and the placeholder: computed once per plan, so every variable they read shapes it.
     for (const node of field.nodes) visit(node, { Variable: (variable) => void context.reader.pin(variable.name.value) });
     return [field.responseKey, { json: request.resolveStatic(field) }];
@@ -49,6 +50,13 @@ export function relayRowField(context: CompileContext, access: TableAccess, alia
   const connection = connectionRelationship(context.access, access, field.name);
   if (connection === undefined) return undefined;
   return compileConnection(context, connection.related, field, (related) => joinCondition(connection.relationship, alias, related));
+}
+
+function compileRootConnection(context: CompileContext, connection: ConnectionRoot, field: CollectedField): string {
+  if (connection.function === undefined) return compileConnection(context, connection.access, field);
+  const fn = connection.function.function;
+  const call = functionCall(context, { function: fn.function, arguments: fn.arguments, args: argumentsOf(field).get('args') });
+  return compileConnection(context, connection.access, field, undefined, call);
 }
 
 /**

@@ -27,7 +27,8 @@ const RANK = '__relay_rank';
 /** How a connection's rows attach to the row selecting them (an array relationship). */
 type Join = (alias: string) => string;
 
-export function compileConnection(context: CompileContext, access: TableAccess, field: CollectedField, join?: Join): string {
+/** `source` reads the rows from elsewhere than the table: a function call returning them. */
+export function compileConnection(context: CompileContext, access: TableAccess, field: CollectedField, join?: Join, source?: string): string {
   const args = argumentsOf(field);
   const present = (name: string): Input | undefined => {
     const input = args.get(name);
@@ -42,7 +43,7 @@ export function compileConnection(context: CompileContext, access: TableAccess, 
   const pageSize = requested !== null && access.limit !== null ? Math.min(requested, access.limit) : (requested ?? access.limit);
 
   const alias = context.aliases.fresh();
-  const filtered = filteredRows(context, access, alias, field, args, join);
+  const filtered = filteredRows(context, access, alias, field, args, join, source);
   const ordered = filtered.orderKeys;
   const cursorInput = present('after') ?? present('before');
   const keys = cursorKeys(access, alias, ordered);
@@ -104,7 +105,7 @@ function pageInfoObject(context: CompileContext, field: CollectedField, values: 
  * The rows before paging: join, permission filter and `where`, `distinct_on` applied, and
  * the order the page follows: `order_by`, then the primary key columns it does not name.
  */
-function filteredRows(context: CompileContext, access: TableAccess, alias: string, field: CollectedField, args: Map<string, Input>, join?: Join): { sql: string; orderKeys: OrderKey[] } {
+function filteredRows(context: CompileContext, access: TableAccess, alias: string, field: CollectedField, args: Map<string, Input>, join?: Join, source?: string): { sql: string; orderKeys: OrderKey[] } {
   const { reader } = context;
   const conditions = rowConditions(context, access, alias, args.get('where'), join);
   const orderBy = args.get('order_by');
@@ -122,7 +123,7 @@ function filteredRows(context: CompileContext, access: TableAccess, alias: strin
   if (distinctOn.length > 0 && !distinctOn.every((expression) => requested.slice(0, distinctOn.length).some((key) => key.expression === expression))) {
     throw errors.distinctOnMismatch(`${field.path}.args`);
   }
-  const table = `${readSource(context, access)} as ${quoteIdent(alias)}`;
+  const table = `${source ?? readSource(context, access)} as ${quoteIdent(alias)}`;
   const whereText = conditions.length === 0 ? '' : ` where ${and(conditions)}`;
   const sql = distinctOn.length === 0
     ? `select * from ${table}${whereText}`
