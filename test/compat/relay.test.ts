@@ -43,6 +43,8 @@ beforeAll(async () => {
               (3, 1, 'Article 3', 'Sample article content 3', true), (4, 2, 'Article 4', 'Sample article content 4', true),
               (5, 2, 'Article 5', 'Sample article content 5', false), (6, 3, 'Article 6', 'Sample article content 6', true);
             insert into audit values (1, 'created');
+            alter table article add column rating integer;
+            update article set rating = (array[3, null, 5, null, 3, 1])[id];
             create function search_articles(search text) returns setof article as $$
               select * from article where title ilike ('%' || search || '%') $$ language sql stable;
           `,
@@ -155,6 +157,38 @@ describe('<t>_connection', () => {
     const next = await relay(query, admin, { after: connection.pageInfo.endCursor });
     expect(next.json.data.article_connection.edges.map((item: { node: { title: string } }) => item.node.title)).toEqual(['Article 1', 'Article 2']);
     expect(next.json.data.article_connection.pageInfo.hasNextPage).toBe(true);
+  });
+
+  describe('walks every row once, forwards and backwards, whatever the order and null placement', () => {
+    const ratings: Record<number, number | null> = { 1: 3, 2: null, 3: 5, 4: null, 5: 3, 6: 1 };
+    const expected = (direction: string): number[] => {
+      const descending = direction.startsWith('desc');
+      const nullsFirst = direction.endsWith('nulls_first') || direction === 'desc';
+      const place = (rating: number | null) => (rating === null ? (nullsFirst ? -Infinity : Infinity) : descending ? -rating : rating);
+      return [1, 2, 3, 4, 5, 6].sort((a, b) => place(ratings[a]!) - place(ratings[b]!) || a - b);
+    };
+    const walk = async (direction: string, backward: boolean): Promise<number[]> => {
+      const seen: number[] = [];
+      let cursor: string | null = null;
+      for (let pages = 0; pages < 10; pages++) {
+        const paging: string = backward ? `last: 2, before: $cursor` : `first: 2, after: $cursor`;
+        const result = await relay(`query ($cursor: String) { article_connection(order_by: {rating: ${direction}}, ${paging}) {
+          pageInfo { startCursor endCursor hasNextPage hasPreviousPage } edges { node { ... on article { title } } } } }`, admin, { cursor });
+        const connection = result.json.data.article_connection;
+        const ids = connection.edges.map((item: { node: { title: string } }) => Number(item.node.title.split(' ')[1]));
+        if (backward) seen.unshift(...ids);
+        else seen.push(...ids);
+        if (!(backward ? connection.pageInfo.hasPreviousPage : connection.pageInfo.hasNextPage)) return seen;
+        cursor = backward ? connection.pageInfo.startCursor : connection.pageInfo.endCursor;
+      }
+      throw new Error('the pages never ended');
+    };
+    for (const direction of ['asc', 'desc', 'asc_nulls_first', 'desc_nulls_last']) {
+      it(`order_by rating: ${direction}`, async () => {
+        expect(await walk(direction, false)).toEqual(expected(direction));
+        expect(await walk(direction, true)).toEqual(expected(direction));
+      });
+    }
   });
 
   it('offers array relationships as connections inside nodes, with the plain list kept', async () => {
