@@ -317,9 +317,10 @@ describe('bad input, answered with Hasura\'s errors (HTTP 200)', () => {
     expect(variable.json).toEqual(failure('unexpected negative value', '$.selectionSet.author_connection.args.last'));
   });
 
-  it('refuses a cursor that is not one', async () => {
-    const result = await relay('{ author_connection(after: "random") { edges { cursor } } }');
-    expect(result.json.errors[0].extensions).toEqual({ path: '$.selectionSet.author_connection.args.after', code: 'validation-failed' });
+  it('refuses a cursor that is not one, or lacks a sort column', async () => {
+    const invalid = failure('the "after" or "before" cursor is invalid', '$.selectionSet.author_connection');
+    expect((await relay('{ author_connection(after: "random") { edges { cursor } } }')).json).toEqual(invalid);
+    expect((await relay(`{ author_connection(order_by: {name: asc}, before: "${idCursor(2)}") { edges { cursor } } }`)).json).toEqual(invalid);
   });
 
   it('has no list, by-pk or aggregate root fields', async () => {

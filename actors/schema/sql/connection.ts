@@ -49,7 +49,7 @@ export function compileConnection(context: CompileContext, access: TableAccess, 
   const keys = cursorKeys(access, alias, ordered);
   if (cursorInput !== undefined && keys === null) throw errors.cursorOnRelatedOrder(field.path);
   const side = present('after') !== undefined ? 'after' : 'before';
-  const placed = cursorInput === undefined ? null : cursorCondition(context, keys!, alias, context.reader.name(cursorInput), side, cursorInput.path);
+  const placed = cursorInput === undefined ? null : cursorCondition(context, keys!, alias, context.reader.name(cursorInput), side, field.path);
 
   const pageKeys = backward ? ordered.map(reverse) : ordered;
   const page = `select ${quoteIdent(alias)}.*, row_number() over (order by ${renderOrderKeys(pageKeys)}) as ${quoteIdent(RANK)}`

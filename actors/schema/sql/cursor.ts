@@ -41,11 +41,12 @@ export function cursorExpression(context: CompileContext, keys: readonly CursorK
 /**
  * The condition that a row of `alias` comes after (or before) the cursor's place: the
  * first key that differs decides, per the Relay connections spec's "after" and "before".
+ * A cursor that is not one is refused at the connection's `path`, as Hasura does.
  */
 export function cursorCondition(context: CompileContext, keys: readonly CursorKey[], alias: string, cursor: string, side: 'after' | 'before', path: string): string {
   const values = decodeCursor(cursor, path);
   const placed = keys.map(({ column, key }) => {
-    if (!(column.name in values)) throw errors.invalidCursor(path, `the cursor has no value for the column ${JSON.stringify(column.name)}`);
+    if (!(column.name in values)) throw errors.invalidCursor(path);
     const encoded = column.type.category === 'json' || column.type.category === 'jsonb' ? JSON.stringify(values[column.name]) : values[column.name];
     const value = values[column.name] === null ? 'null' : context.params.add({ kind: 'constant', value: encoded }, column.type.sqlType);
     return { row: columnRef(alias, column.name), value, key };
@@ -70,8 +71,8 @@ function decodeCursor(cursor: string, path: string): Record<string, unknown> {
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64').toString('utf8'));
   } catch {
-    throw errors.invalidCursor(path, 'not the base64 of a JSON object');
+    throw errors.invalidCursor(path);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw errors.invalidCursor(path, 'not the base64 of a JSON object');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw errors.invalidCursor(path);
   return parsed as Record<string, unknown>;
 }
