@@ -26,6 +26,13 @@ describe('Relay statements', () => {
     expect(run.statements).toHaveLength(1);
   });
 
+  it('names a table\'s connection after its GraphQL name, not its custom select field', async () => {
+    const run = await fixture.run('{ shelf_connection { edges { node { title } } } }', { relay: true });
+    expect(run.body.errors).toEqual(undefined);
+    const custom = await fixture.run('{ shelves_connection { edges { node { title } } } }', { relay: true });
+    expect(custom.body.errors?.[0]?.message).toBe("field 'shelves_connection' not found in type: 'query_root'");
+  });
+
   it('binds the id\'s key values, the cursor\'s values and where\'s values as parameters', async () => {
     const cursor = base64('{"name" : "Brian-cursor", "id" : 2}');
     const run = await fixture.run(`{

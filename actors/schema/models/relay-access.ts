@@ -40,7 +40,8 @@ export function connectionRootFields(role: RoleAccess): Map<string, ConnectionRo
   for (const target of role.rootFields.values()) {
     const access = role.tables.get(target.table)!;
     if (!isNode(access)) continue;
-    if (target.kind === 'select') fields.set(relayNames.connectionField(access.model.rootFields.select), { access });
+    // Named after the table's GraphQL name, not its (customizable) select field (Hasura's mkRelayConnectionField).
+    if (target.kind === 'select') fields.set(relayNames.connectionField(access.model.typeName), { access });
     if (target.kind === 'function' && target.function.returnsSet) fields.set(relayNames.connectionField(target.function.fieldName), { access, function: target });
   }
   return fields;
