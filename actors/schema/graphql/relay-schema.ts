@@ -152,12 +152,12 @@ function connectionType(registry: TypeRegistry, access: TableAccess): GraphQLObj
 function pageInfoType(registry: TypeRegistry): GraphQLObjectType {
   return registry.get(relayNames.pageInfo, () => new GraphQLObjectType({
     name: relayNames.pageInfo,
-    // The cursors are null on an empty page.
+    // Hasura declares the cursors String! (Schema/Select.hs), though an empty page has none: they are null there.
     fields: {
-      endCursor: { type: GraphQLString },
+      endCursor: { type: new GraphQLNonNull(GraphQLString) },
       hasNextPage: { type: new GraphQLNonNull(GraphQLBoolean) },
       hasPreviousPage: { type: new GraphQLNonNull(GraphQLBoolean) },
-      startCursor: { type: GraphQLString },
+      startCursor: { type: new GraphQLNonNull(GraphQLString) },
     },
   }));
 }
