@@ -33,6 +33,7 @@ export interface MutationRequest {
   emitSessionMessage: boolean;
   /** A mutation sent to the Relay API: its rows have Relay's fields (compile-relay.ts). */
   relayField?: RowFieldCompiler;
+  /** And the interfaces whose fragments apply to its rows (CompileContext). */
   interfaces?: ReadonlySet<string>;
 }
 
