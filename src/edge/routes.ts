@@ -72,11 +72,12 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     }
   };
 
-  const graphql: RouteHandler = async (request, response, facts) => {
+  // /v1beta1/relay is served as /v1/graphql is, from the role's Relay schema (compat-facts 1.2: also always 200).
+  const graphqlRoute = (relay: boolean): RouteHandler => async (request, response, facts) => {
     try {
       const bytes = await readBody(request, deps.bodyLimit);
       const cancelKey = Bus.newRequestId();
-      const message = { headers: flattenHeaders(request), body: bytes.toString('utf8'), client_address: request.socket.remoteAddress ?? '', cancel_key: cancelKey };
+      const message = { headers: flattenHeaders(request), body: bytes.toString('utf8'), client_address: request.socket.remoteAddress ?? '', cancel_key: cancelKey, ...(relay ? { relay } : {}) };
       cancelOnClose(response, bus, cancelKey);
       // The edge stopped waiting (bus timeout): the request's statements stop too.
       const reply = await bus.ask(subjects.graphql, message, { requestId: facts.requestId, timeoutMs }).catch((error: unknown) => {
@@ -93,6 +94,7 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     }
   };
 
+  const graphql = graphqlRoute(false);
   // Hasura serves only persisted queries on GET /v1/graphql, after authenticating the caller, and
   // answers this without them; persisted-query clients take it as "send the query by POST".
   const graphqlGet: RouteHandler = async (request, response, facts) => {
@@ -141,6 +143,9 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     ['/v2/query', [{ method: 'POST', api: 'metadata', handle: query('v2/query') }]],
     ['/v1/graphql', [{ method: 'POST', api: 'graphql', handle: graphql }, { method: 'GET', api: 'graphql', handle: graphqlGet }]],
     ['/v1alpha1/graphql', [{ method: 'POST', api: 'graphql', handle: graphql }]],
+    ['/v1beta1/relay', [{ method: 'POST', api: 'graphql', handle: graphqlRoute(true) }]],
+    // The name Hasura's Relay API took when it left beta (v2.49); the old one stays.
+    ['/v1/relay', [{ method: 'POST', api: 'graphql', handle: graphqlRoute(true) }]],
   ]);
   // Per path, the handlers of the enabled APIs by method: a path whose APIs are all disabled is not there (404).
   const served = new Map<string, Map<string, RouteHandler>>();

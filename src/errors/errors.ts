@@ -136,6 +136,14 @@ export const errors = {
   streamCursorsMultiple: define('validation-failed', 400, () => 'multiple column cursors are not supported yet'),
   sessionVariablesMissing: define('not-found', 400, (variables: string[]) => `missing session variables: ${variables.map(quote).join(', ')}`),
 
+  // The Relay API (Hasura's Schema/Relay.hs and Schema/Select.hs, its relay test cases)
+  invalidNodeId: define('validation-failed', 400, (detail: string) => `invalid node id: ${detail}`),
+  firstAndLast: define('validation-failed', 400, () => '"first" and "last" are not allowed at once'),
+  afterAndBefore: define('validation-failed', 400, () => '"after" and "before" are not allowed at once'),
+  negativeValue: define('validation-failed', 400, () => 'unexpected negative value'),
+  invalidCursor: define('validation-failed', 400, () => 'the "after" or "before" cursor is invalid'),
+  cursorOnRelatedOrder: define('not-supported', 400, () => '"after" and "before" need an order_by on the table\'s own columns'),
+
   // Mutations (compat-facts 1.3, 8)
   onConflictNotAllowed: define('permission-error', 400, () => 'on_conflict is not allowed for this role'),
   columnNotUpdatable: define('permission-error', 400, (column: string) => `column ${quote(column)} cannot be updated by this role`),

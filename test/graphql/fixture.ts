@@ -33,6 +33,8 @@ export interface RunOptions {
   sessionVariables?: Record<string, string>;
   /** Mutations: end the transaction with ROLLBACK instead of COMMIT, leaving the data set as it was. */
   rollback?: boolean;
+  /** Send the request to the Relay API (/v1beta1/relay). */
+  relay?: boolean;
 }
 
 export interface GraphqlFixture {
@@ -102,7 +104,7 @@ export async function setupGraphqlFixture(options: FixtureOptions = {}): Promise
       const bytes = await engine.execute(
         { query, variables: options.variables ?? null, operationName: options.operationName ?? null },
         session,
-        { db: testBoundedPool(recording, database.url), requestId: 'test' },
+        { db: testBoundedPool(recording, database.url), requestId: 'test', ...(options.relay === true ? { relay: true } : {}) },
       );
       const text = new TextDecoder().decode(bytes);
       return { text, body: JSON.parse(text) as GraphqlRun['body'], statements };

@@ -2,6 +2,7 @@ import { errors } from '../../../src/errors/errors.js';
 import { makeSession, SESSION_VARIABLE_PREFIX, type Session } from '../../../src/session/session.js';
 import { ALLOWED_ROLES_CLAIM, DEFAULT_ROLE_CLAIM, type ClaimsMap, type ClaimsMapValue, type ClaimsSource } from './config.js';
 import { evaluateJsonPath } from './json-path.js';
+import { aesonTypeName } from '../../../src/json/aeson-type.js';
 
 /** What a verified token grants, before the request picks its role (interface 5.2). */
 export interface TokenIdentity {
@@ -13,43 +14,27 @@ export interface TokenIdentity {
   expiresAt?: number;
 }
 
-/** Aeson's name for a JSON value's type, as Hasura's claim errors print it. */
-function jsonType(value: unknown): string {
-  if (value === null) return 'Null';
-  if (Array.isArray(value)) return 'Array';
-  switch (typeof value) {
-    case 'string':
-      return 'String';
-    case 'number':
-      return 'Number';
-    case 'boolean':
-      return 'Boolean';
-    default:
-      return 'Object';
-  }
-}
-
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function roleList(value: unknown): string[] {
   const hint = `invalid ${ALLOWED_ROLES_CLAIM}; should be a list of roles`;
-  if (!Array.isArray(value)) throw errors.jwtInvalidClaims('$', `${hint}: parsing [] failed, expected Array, but encountered ${jsonType(value)}`);
+  if (!Array.isArray(value)) throw errors.jwtInvalidClaims('$', `${hint}: parsing [] failed, expected Array, but encountered ${aesonTypeName(value)}`);
   for (const item of value) {
-    if (typeof item !== 'string') throw errors.jwtInvalidClaims('$', `${hint}: parsing Text failed, expected String, but encountered ${jsonType(item)}`);
+    if (typeof item !== 'string') throw errors.jwtInvalidClaims('$', `${hint}: parsing Text failed, expected String, but encountered ${aesonTypeName(item)}`);
   }
   return value as string[];
 }
 
 function roleName(value: unknown): string {
   if (typeof value !== 'string') {
-    throw errors.jwtInvalidClaims('$', `invalid ${DEFAULT_ROLE_CLAIM}; should be a single role name: parsing Text failed, expected String, but encountered ${jsonType(value)}`);
+    throw errors.jwtInvalidClaims('$', `invalid ${DEFAULT_ROLE_CLAIM}; should be a single role name: parsing Text failed, expected String, but encountered ${aesonTypeName(value)}`);
   }
   return value;
 }
 
 function sessionValue(name: string, value: unknown): string {
   if (typeof value !== 'string') {
-    throw errors.jwtInvalidClaims('$', `x-service-* claims: parsing Text failed for ${name}, expected String, but encountered ${jsonType(value)}`);
+    throw errors.jwtInvalidClaims('$', `x-service-* claims: parsing Text failed for ${name}, expected String, but encountered ${aesonTypeName(value)}`);
   }
   return value;
 }

@@ -21,6 +21,8 @@ import { ServiceError } from '../../../src/errors/service-error.js';
 import { compileErrorBody } from './response-errors.js';
 import { roleAccess, type RoleAccess } from '../models/role-access.js';
 import { buildRoleSchema } from '../graphql/role-schema.js';
+import { buildRelaySchema } from '../graphql/relay-schema.js';
+import { compileRelayOperation, RELAY_INTERFACES, relayRowField } from '../sql/compile-relay.js';
 import { resolveStaticField } from './static-fields.js';
 import { buildSourceModel, type SourceModel } from '../models/table-model.js';
 import { executeMutation } from './mutation-executor.js';
@@ -48,6 +50,8 @@ export interface ExecutionContext extends RemoteExecutionContext {
   signal?: AbortSignal;
   /** When the request's time is up (`Date.now()` clock); the role's time limit may bring it closer. */
   deadline?: number;
+  /** The request came to the Relay API (`/v1beta1/relay`), served from the role's Relay schema. */
+  relay?: boolean;
 }
 
 /** Serves GraphQL for every role from one metadata version and catalog. */
@@ -87,6 +91,8 @@ interface RoleRuntime {
   schema: GraphQLSchema;
   /** Where the role's remote root fields go; null without remote schemas. */
   remote: RemoteRoutes | null;
+  /** The role's Relay API runtime (relay-schema.ts, compile-relay.ts). */
+  relay?: true;
 }
 
 type ReadyDocument = Extract<PreparedDocument, { kind: 'ready' }>;
@@ -130,11 +136,17 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
   const runtimeFor = (role: string, backendOnly: boolean, context: ExecutionContext): RoleRuntime | Promise<RoleRuntime> => {
     const key = permittedRoles.has(role) ? role : '';
     const backend = backendOnly && backendOnlyRoles.has(key);
-    const cacheKey = backend ? `${key}\u0000backend-only` : key;
+    const schemaKey = backend ? `${key}\u0000backend-only` : key;
+    const cacheKey = context.relay === true ? `${schemaKey}\u0000relay` : schemaKey;
     const kept = roles.get(cacheKey);
     if (kept !== undefined) return kept;
     const access = roleAccess(model, key, { inferFunctionPermissions: options.inferFunctionPermissions });
     const writes = writeAccess(model, access, backend);
+    if (context.relay === true) {
+      const runtime: RoleRuntime = { cacheKey, access, writes, schema: buildRelaySchema(access, writes), remote: null, relay: true };
+      roles.set(cacheKey, runtime);
+      return runtime;
+    }
     const tables = buildRoleSchema(access, writes);
     const sources = remotes?.for(key) ?? [];
     if (sources.length === 0) {
@@ -216,7 +228,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
       }
       if (prepared.operation.operation === 'mutation') {
         const { access, writes } = runtime;
-        const request = { model, access, writes, operation: prepared.operation, fragments: prepared.fragments, emitSessionMessage, stringifyNumbers };
+        const request = { model, access, writes, operation: prepared.operation, fragments: prepared.fragments, emitSessionMessage, stringifyNumbers, ...(runtime.relay ? { relayField: relayRowField, interfaces: RELAY_INTERFACES } : {}) };
         return executeMutation({ document: prepared, request, variables, session, db: context.db, bounds: boundsFor(session, context) });
       }
 
@@ -270,7 +282,7 @@ function roleView(sources: RoleViewRequest['remotes'], context: ExecutionContext
 }
 
 function compile(model: SourceModel, runtime: RoleRuntime, prepared: ReadyDocument, variables: Record<string, unknown>, stringifyNumbers: boolean, placeholder?: Placeholder) {
-  return compileOperation({
+  return (runtime.relay ? compileRelayOperation : compileOperation)({
     stringifyNumbers,
     model,
     access: runtime.access,

@@ -19,6 +19,8 @@ export interface GraphqlMessage {
   body: string;
   client_address?: string;
   cancel_key: string;
+  /** Sent to /v1beta1/relay: answered from the role's Relay schema. */
+  relay?: boolean;
 }
 
 function parseBody(body: string): GraphqlRequest | GraphqlRequest[] {
@@ -83,7 +85,7 @@ export async function handleGraphql(host: SchemaHost, bus: Bus, message: Graphql
     const engine = host.state.graphql;
     // Remote servers' Set-Cookie headers go back to the client (compat-facts 7.2) through the reply's meta.
     const setCookies: string[] = [];
-    const context = { db: options.db, requestId, bus, headers: message.headers, timeoutMs: options.timeoutMs, setCookies, signal, deadline };
+    const context = { db: options.db, requestId, bus, headers: message.headers, timeoutMs: options.timeoutMs, setCookies, signal, deadline, relay: message.relay === true };
     const meta: Record<string, string> = { [REPLY_META.role]: session.role };
     const reply = (body: Uint8Array): HandlerReply => ({ body, meta: setCookies.length === 0 ? meta : { ...meta, [REPLY_META.setCookie]: JSON.stringify(setCookies) } });
     if (!Array.isArray(parsed)) return reply(await engine.execute(parsed, session, context));

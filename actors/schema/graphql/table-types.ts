@@ -10,6 +10,7 @@ import {
   type GraphQLFieldConfigMap,
 } from 'graphql';
 import type { ComputedFieldModel } from '../models/function-model.js';
+import type { ColumnModel } from '../models/table-model.js';
 import type { RoleAccess, TableAccess } from '../models/role-access.js';
 import { typeNames } from '../models/type-names.js';
 import { boolExpType } from './filter-types.js';
@@ -32,12 +33,7 @@ export function tableObjectType(registry: TypeRegistry, role: RoleAccess, access
       const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
       for (const [fieldName, target] of access.fields) {
         if (target.kind === 'column') {
-          const { column } = target;
-          fields[fieldName] = {
-            type: columnOutputType(column.type, column.nullable),
-            ...(column.type.category === 'json' || column.type.category === 'jsonb' ? { args: { path: { type: GraphQLString, description: 'JSON select path' } } } : {}),
-            ...(column.description === null ? {} : { description: column.description }),
-          };
+          fields[fieldName] = columnField(target.column);
           continue;
         }
         if (target.kind === 'computed-scalar' || target.kind === 'computed-table') {
@@ -56,6 +52,15 @@ export function tableObjectType(registry: TypeRegistry, role: RoleAccess, access
       return fields;
     },
   }));
+}
+
+/** A column on its table's object type; json and jsonb ones take a `path`. */
+export function columnField(column: ColumnModel): GraphQLFieldConfig<unknown, unknown> {
+  return {
+    type: columnOutputType(column.type, column.nullable),
+    ...(column.type.category === 'json' || column.type.category === 'jsonb' ? { args: { path: { type: GraphQLString, description: 'JSON select path' } } } : {}),
+    ...(column.description === null ? {} : { description: column.description }),
+  };
 }
 
 /** `distinct_on`, `limit`, `offset`, `order_by`, `where`: the arguments of every list and aggregate field. */

@@ -5,6 +5,7 @@ import { relationKey } from '../../../src/pg/catalog.js';
 import { qualified } from '../../../src/pg/quote.js';
 import type { RoleAccess, TableAccess } from '../models/role-access.js';
 import type { SourceModel } from '../models/table-model.js';
+import type { CollectedField } from './collected-field.js';
 import { InputReader } from './input.js';
 import { ParamList, type Placeholder } from './params.js';
 import { AliasGenerator, tableRef } from './sql-text.js';
@@ -29,7 +30,18 @@ export interface CompileContext {
   reads: StatementReads;
   /** SERVICE_GRAPHQL_STRINGIFY_NUMERIC_TYPES: big numbers are answered as strings (output-value.ts). */
   stringifyNumbers: boolean;
+  /** The Relay API's own fields of a row (`id`, `<rel>_connection`, compile-relay.ts); absent for /v1/graphql. */
+  relayField?: RowFieldCompiler;
+  /**
+   * Interfaces whose fragments apply to every object type they are spread on: graphql-js
+   * refuses a spread on a type that cannot implement one, so a validated spread of `Node`
+   * always sits on a Node table's type. Absent for /v1/graphql, whose schema has none.
+   */
+  interfaces?: ReadonlySet<string>;
 }
+
+/** A row's field that the table's access does not describe, or undefined when it is not such a field. */
+export type RowFieldCompiler = (context: CompileContext, access: TableAccess, alias: string, field: CollectedField) => string | undefined;
 
 /** A fresh context for compiling one operation of a role with these variables. */
 export function compileContext(request: {
@@ -39,6 +51,8 @@ export function compileContext(request: {
   variables: Record<string, unknown>;
   placeholder?: Placeholder | undefined;
   stringifyNumbers?: boolean | undefined;
+  relayField?: RowFieldCompiler | undefined;
+  interfaces?: ReadonlySet<string> | undefined;
 }): CompileContext {
   return {
     model: request.model,
@@ -49,6 +63,8 @@ export function compileContext(request: {
     aliases: new AliasGenerator(),
     reads: { tables: new Set(), callsFunctions: false },
     stringifyNumbers: request.stringifyNumbers ?? false,
+    ...(request.relayField === undefined ? {} : { relayField: request.relayField }),
+    ...(request.interfaces === undefined ? {} : { interfaces: request.interfaces }),
   };
 }
 

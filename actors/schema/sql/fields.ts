@@ -1,19 +1,15 @@
-import { Kind, type ArgumentNode, type FieldNode, type SelectionSetNode } from 'graphql';
+import { Kind, type ArgumentNode, type SelectionSetNode } from 'graphql';
+import type { CollectedField } from './collected-field.js';
 import { documentInput, type Input } from './input.js';
 import type { CompileContext } from './context.js';
 
-/** The fields selected under one response key; several when a query repeats a key. */
-export interface CollectedField {
-  responseKey: string;
-  name: string;
-  nodes: FieldNode[];
-  /** JSON path of the field for error messages (`$.selectionSet.author`). */
-  path: string;
-}
+// Its own module, so that context.ts can name it without importing this one.
+export type { CollectedField } from './collected-field.js';
 
 /**
  * Implements CollectFields of the GraphQL spec (section 6.3.2) for one object type:
- * fragments and inline fragments whose type condition is `typeName` are expanded,
+ * fragments and inline fragments whose type condition is `typeName` (or an interface every
+ * object type of the schema that validation lets it reach implements, see CompileContext) are expanded,
  * `@skip`/`@include` are applied, and fields are grouped by response key in order.
  */
 export function collectFields(context: CompileContext, typeName: string, selectionSets: readonly SelectionSetNode[], path: string): CollectedField[] {
@@ -29,11 +25,11 @@ export function collectFields(context: CompileContext, typeName: string, selecti
         else byKey.set(responseKey, { responseKey, name: selection.name.value, nodes: [selection], path: `${path}.selectionSet.${selection.name.value}` });
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         const condition = selection.typeCondition?.name.value;
-        if (condition === undefined || condition === typeName) visit(selection.selectionSet);
+        if (condition === undefined || applies(context, condition, typeName)) visit(selection.selectionSet);
       } else {
         const name = selection.name.value;
         const fragment = context.fragments.get(name);
-        if (visitedFragments.has(name) || fragment === undefined || fragment.typeCondition.name.value !== typeName) continue;
+        if (visitedFragments.has(name) || fragment === undefined || !applies(context, fragment.typeCondition.name.value, typeName)) continue;
         visitedFragments.add(name);
         visit(fragment.selectionSet);
       }
@@ -41,6 +37,10 @@ export function collectFields(context: CompileContext, typeName: string, selecti
   };
   for (const selectionSet of selectionSets) visit(selectionSet);
   return [...byKey.values()];
+}
+
+function applies(context: CompileContext, condition: string, typeName: string): boolean {
+  return condition === typeName || context.interfaces?.has(condition) === true;
 }
 
 /** The sub-selections of a collected field, merged across its nodes. */

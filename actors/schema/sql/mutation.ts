@@ -8,7 +8,7 @@ import { collectFields, type CollectedField } from './fields.js';
 import { compileDelete } from './delete.js';
 import { compileFunctionMutation } from './function-mutation.js';
 import { compileInsert } from './insert.js';
-import { compileContext } from './context.js';
+import { compileContext, type RowFieldCompiler } from './context.js';
 import type { VariableUse } from './input.js';
 import type { MutationContext } from './mutation-context.js';
 import type { MutationFieldPlan } from './mutation-plan.js';
@@ -33,6 +33,10 @@ export interface MutationRequest {
   emitSessionMessage: boolean;
   /** SERVICE_GRAPHQL_STRINGIFY_NUMERIC_TYPES (default false). */
   stringifyNumbers?: boolean;
+  /** A mutation sent to the Relay API: its rows have Relay's fields (compile-relay.ts). */
+  relayField?: RowFieldCompiler;
+  /** And the interfaces whose fragments apply to its rows (CompileContext). */
+  interfaces?: ReadonlySet<string>;
 }
 
 export function compileMutation(request: MutationRequest): CompiledMutation {

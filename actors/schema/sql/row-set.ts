@@ -3,6 +3,7 @@ import type { TableAccess } from '../models/role-access.js';
 import { quoteIdent } from '../../../src/pg/quote.js';
 import { readSource, type CompileContext } from './context.js';
 import { argumentsOf, type CollectedField } from './fields.js';
+import type { Input } from './input.js';
 import { compileOrderBy, renderOrderKeys, type OrderKey } from './order-by.js';
 import { and, columnRef } from './sql-text.js';
 import { compileWhere, permissionFilter } from './where.js';
@@ -28,15 +29,7 @@ export function rowSet(context: CompileContext, access: TableAccess, field: Coll
   const { reader, params } = context;
   const alias = context.aliases.fresh();
   const args = argumentsOf(field);
-  const conditions: string[] = [];
-  if (join !== undefined) conditions.push(join(alias));
-  const filter = permissionFilter(context, access, alias);
-  if (filter !== null) conditions.push(filter);
-  const where = args.get('where');
-  if (where !== undefined) {
-    const condition = compileWhere(context, access, alias, where);
-    if (condition !== 'true') conditions.push(condition);
-  }
+  const conditions = rowConditions(context, access, alias, args.get('where'), join);
 
   const orderBy = args.get('order_by');
   let orderKeys = orderBy === undefined ? [] : compileOrderBy(context, access, alias, orderBy);
@@ -63,6 +56,19 @@ export function rowSet(context: CompileContext, access: TableAccess, field: Coll
   const offset = offsetInput === undefined || reader.isNull(offsetInput) ? null : reader.param(offsetInput, params, 'int4', 'plain', 'Int');
 
   return { access, alias, source: source ?? readSource(context, access), conditions, orderKeys, distinctOn, limit, offset };
+}
+
+/** What every read of a field's rows starts from: the join to its parent row, the role's permission and `where`. */
+export function rowConditions(context: CompileContext, access: TableAccess, alias: string, where: Input | undefined, join?: (alias: string) => string): string[] {
+  const conditions: string[] = [];
+  if (join !== undefined) conditions.push(join(alias));
+  const filter = permissionFilter(context, access, alias);
+  if (filter !== null) conditions.push(filter);
+  if (where !== undefined) {
+    const condition = compileWhere(context, access, alias, where);
+    if (condition !== 'true') conditions.push(condition);
+  }
+  return conditions;
 }
 
 /**

@@ -75,6 +75,9 @@ export function rowObject(context: CompileContext, access: TableAccess, alias: s
 
 function fieldValue(context: CompileContext, access: TableAccess, alias: string, field: CollectedField, typeName: string): string {
   if (field.name === '__typename') return nameLiteral(typeName);
+  // The Relay API's `id` replaces a column of that name, so it is asked first.
+  const relay = context.relayField?.(context, access, alias, field);
+  if (relay !== undefined) return relay;
   const target = access.fields.get(field.name);
   // graphql-js validated the query against this role's schema, built from the same access.
   if (target === undefined) throw errors.fieldNotFound(field.path, field.name, typeName);
