@@ -43,6 +43,8 @@ beforeAll(async () => {
               (3, 1, 'Article 3', 'Sample article content 3', true), (4, 2, 'Article 4', 'Sample article content 4', true),
               (5, 2, 'Article 5', 'Sample article content 5', false), (6, 3, 'Article 6', 'Sample article content 6', true);
             insert into audit values (1, 'created');
+            create table ledger (id bigint primary key, label text not null);
+            insert into ledger values (9007199254740992, 'below'), (9007199254740993, 'big'), (9007199254740994, 'above');
             alter table article add column rating integer;
             update article set rating = (array[3, null, 5, null, 3, 1])[id];
             create function search_articles(search text) returns setof article as $$
@@ -53,6 +55,7 @@ beforeAll(async () => {
       { type: 'track_table', args: { name: 'author' } },
       { type: 'track_table', args: { name: 'article' } },
       { type: 'track_table', args: { name: 'audit' } },
+      { type: 'track_table', args: { name: 'ledger' } },
       { type: 'track_function', args: { name: 'search_articles' } },
       { type: 'create_object_relationship', args: { table: 'article', name: 'author', using: { foreign_key_constraint_on: 'author_id' } } },
       { type: 'create_array_relationship', args: { table: 'author', name: 'articles', using: { foreign_key_constraint_on: { table: 'article', column: 'author_id' } } } },
@@ -95,6 +98,16 @@ describe('node(id)', () => {
     const result = await relay(`query ($id: ID!) { node(id: $id) { __typename ...refetchable } }
       fragment refetchable on Node { id ... on author { name } }`, admin, { id: nodeId('author', 3) });
     expect(result.json).toEqual({ data: { node: { __typename: 'author', id: nodeId('author', 3), name: 'Author 3' } } });
+  });
+
+  it('keeps every digit of a bigint key: its id names its own row, its cursor its own place', async () => {
+    const id = base64('[1, "public", "ledger", 9007199254740993]');
+    expect((await relay(`{ node(id: "${id}") { ... on ledger { label } } }`)).json).toEqual({ data: { node: { label: 'big' } } });
+    const cursor = base64('{"id" : 9007199254740993}');
+    const after = await relay(`{ ledger_connection(first: 5, after: "${cursor}", order_by: {id: asc}) { edges { node { label } } } }`);
+    expect(after.json).toEqual({ data: { ledger_connection: { edges: [{ node: { label: 'above' } }] } } });
+    const before = await relay(`{ ledger_connection(last: 5, before: "${cursor}", order_by: {id: asc}) { edges { node { label } } } }`);
+    expect(before.json).toEqual({ data: { ledger_connection: { edges: [{ node: { label: 'below' } }] } } });
   });
 
   it('answers null for an id whose row does not exist', async () => {
@@ -215,7 +228,7 @@ describe('<t>_connection', () => {
     expect(result.json).toEqual({
       data: {
         article_connection: { __typename: 'articleConnection', pageInfo: { __typename: 'PageInfo' }, edges: [{ __typename: 'articleEdge' }] },
-        node: { kind: 'INTERFACE', possibleTypes: [{ name: 'article' }, { name: 'author' }] },
+        node: { kind: 'INTERFACE', possibleTypes: [{ name: 'article' }, { name: 'author' }, { name: 'ledger' }] },
       },
     });
   });

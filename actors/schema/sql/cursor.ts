@@ -1,3 +1,4 @@
+import { parseJsonExactNumbers } from '../../../src/json/exact-numbers.js';
 import { errors } from '../../../src/errors/errors.js';
 import type { ColumnModel } from '../models/table-model.js';
 import type { TableAccess } from '../models/role-access.js';
@@ -46,7 +47,7 @@ export function cursorExpression(context: CompileContext, keys: readonly CursorK
 export function cursorCondition(context: CompileContext, keys: readonly CursorKey[], alias: string, cursor: string, side: 'after' | 'before', path: string): string {
   const values = decodeCursor(cursor, path);
   const placed = keys.map(({ column, key }) => {
-    if (!(column.name in values)) throw errors.invalidCursor(path);
+    if (!Object.hasOwn(values, column.name)) throw errors.invalidCursor(path);
     const encoded = column.type.category === 'json' || column.type.category === 'jsonb' ? JSON.stringify(values[column.name]) : values[column.name];
     const value = values[column.name] === null ? 'null' : context.params.add({ kind: 'constant', value: encoded }, column.type.sqlType);
     return { row: columnRef(alias, column.name), value, key };
@@ -66,10 +67,11 @@ function follows(a: string, b: string, key: OrderKey): string {
     : `(${a} is not null and (${b} is null or ${a} ${greater} ${b}))`;
 }
 
+/** A cursor's values, numbers JavaScript cannot hold exactly kept as their text (exact-numbers.ts). */
 function decodeCursor(cursor: string, path: string): Record<string, unknown> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64').toString('utf8'));
+    parsed = parseJsonExactNumbers(Buffer.from(cursor, 'base64').toString('utf8'));
   } catch {
     throw errors.invalidCursor(path);
   }

@@ -1,5 +1,6 @@
 import { errors } from '../../../src/errors/errors.js';
 import { aesonTypeName } from '../../../src/json/aeson-type.js';
+import { parseJsonExactNumbers } from '../../../src/json/exact-numbers.js';
 import type { ServiceError } from '../../../src/errors/service-error.js';
 import { NODE_ID_VERSION } from '../models/relay-access.js';
 import type { TableAccess } from '../models/role-access.js';
@@ -42,7 +43,7 @@ export function decodeNodeId(id: string, path: string): DecodedNodeId {
   const invalid = (detail: string): ServiceError => errors.invalidNodeId(path, detail);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(id, 'base64').toString('utf8'));
+    parsed = parseJsonExactNumbers(Buffer.from(id, 'base64').toString('utf8'));
   } catch {
     throw invalid('Error in $: Failed reading: not a valid json value');
   }
