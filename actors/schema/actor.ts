@@ -62,7 +62,7 @@ export const schemaActor: Actor = {
           const changed: MetadataChanged = { resource_version: committed.resourceVersion, instance: context.instance };
           bus.publish(subjects.metadataChanged, changed);
           context.announce('metadata', { resource_version: committed.resourceVersion, type: requestType(message.body) });
-        }, actorRequest(bus, { requestId: request.requestId, timeoutMs: config.busTimeoutMs }), message.endpoint);
+        }, actorRequest(bus, { requestId: request.requestId, timeoutMs: config.busTimeoutMs }), message.endpoint, config.enableAllowlist);
         return encodeJsonWithRaw(response);
       } catch (error) {
         // A database that cannot be reached is the user's to fix, not a bug of ours.

@@ -50,11 +50,13 @@ export async function runQuery(
   onCommitted: (committed: Committed) => void,
   ask: ActorRequest,
   endpoint: QueryEndpoint = 'v1/query',
+  /** SERVICE_GRAPHQL_ENABLE_ALLOWLIST: roles are held to listed GraphQL documents, so the data API is the admin's alone. */
+  allowlistEnabled = false,
 ): Promise<unknown> {
   const request = validate<QueryRequest>('query/request', body, '$');
   // /v1/metadata serves no data operation: its refusal comes from the endpoint's own rules below.
   const dataApi = endpoint !== 'v1/metadata' && isDataApi(request);
-  if (!isAdmin(session) && !dataApi) throw errors.adminOnly('$.args');
+  if (!isAdmin(session) && (!dataApi || allowlistEnabled)) throw errors.adminOnly('$.args');
   if (dataApi) return runDataApi(host, endpoint, request, session, log, ask);
   const basedOn = requiredResourceVersion(endpoint, request);
   return host.exclusive(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
-import { startTestEngine, type TestEngine } from '../harness/engine.js';
+import { http, startTestEngine, type TestEngine } from '../harness/engine.js';
 import { legacyClient, modernClient } from '../subscriptions/clients.js';
 
 /**
@@ -240,6 +240,15 @@ describe('with SERVICE_GRAPHQL_ENABLE_ALLOWLIST', () => {
 
   it('says so in the config API', async () => {
     expect((await engine.get('/v1alpha1/config')).json.is_allow_list_enabled).toBe(true);
+  });
+
+  it('keeps the v1 data API to the admin: a role cannot read around the allowlist', async () => {
+    for (const path of ['/v1/query', '/v2/query']) {
+      const refused = await http('POST', `${engine.url}${path}`, { type: 'select', args: { table: 'author', columns: ['id', 'name'] } }, as('user'));
+      expect(refused.status).toBe(400);
+      expect(refused.json).toMatchObject({ code: 'access-denied' });
+    }
+    expect((await engine.query({ type: 'select', args: { table: 'author', columns: ['id'] } })).status).toBe(200);
   });
 
   it('serves a listed query whatever its whitespace, commas, comments and argument order, and refuses one that is not', async () => {

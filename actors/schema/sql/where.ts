@@ -33,11 +33,18 @@ interface Scope {
   alias: string;
   /** The permission's own table, for `["$", column]` references. */
   rootAlias: string;
+  /** A query's columns named as in SQL rather than GraphQL (the v1 data API, as Hasura's DML): still only the role's. */
+  sqlNames?: boolean;
 }
 
 /** The condition of a query's `where` argument on `access`'s table under `alias`. */
 export function compileWhere(context: CompileContext, access: TableAccess, alias: string, input: Input): string {
   return boolExp(context, { mode: 'query', table: access.model, access, alias, rootAlias: alias }, input);
+}
+
+/** The same for the v1 data API, whose `where` names columns as SQL does (custom column names do not apply). */
+export function compileSqlNamedWhere(context: CompileContext, access: TableAccess, alias: string, input: Input): string {
+  return boolExp(context, { mode: 'query', table: access.model, access, alias, rootAlias: alias, sqlNames: true }, input);
 }
 
 /** The role's row filter on the table under `alias`, or null when the role reads every row. */
@@ -76,7 +83,7 @@ function fieldCondition(context: CompileContext, scope: Scope, key: string, valu
     case '_exists':
       if (scope.mode === 'permission') return existsCondition(context, scope, value);
   }
-  const column = scope.mode === 'query' ? scope.access!.columnsByField.get(key) : scope.table.columnsByName.get(key);
+  const column = columnOf(scope, key);
   if (column !== undefined) return comparison(context, scope, column, value);
   const computed = computedFieldNamed(context, scope, key);
   if (computed !== undefined) return computedFieldCondition(context, scope, computed, value);
@@ -122,7 +129,7 @@ function computedFieldCondition(context: CompileContext, scope: Scope, field: Co
     const access = tableAccessOf(context, field.returns.table);
     const filter = permissionFilter(context, access, alias);
     if (filter !== null) conditions.push(filter);
-    nested = { mode: 'query', table: access.model, access, alias, rootAlias: alias };
+    nested = { mode: 'query', table: access.model, access, alias, rootAlias: alias, ...(scope.sqlNames === true ? { sqlNames: true } : {}) };
   } else {
     nested = { mode: 'permission', table: context.model.tables.get(field.returns.table)!, access: null, alias, rootAlias: scope.rootAlias };
   }
@@ -192,15 +199,25 @@ function aggregateCondition(context: CompileContext, scope: Scope, relationship:
 function relatedScope(context: CompileContext, scope: Scope, relationship: RelationshipModel, alias: string): { scope: Scope; filter: string | null } {
   if (scope.mode === 'query') {
     const access = tableAccessOf(context, relationship.target);
-    return { scope: { mode: 'query', table: access.model, access, alias, rootAlias: alias }, filter: permissionFilter(context, access, alias) };
+    return { scope: { mode: 'query', table: access.model, access, alias, rootAlias: alias, ...(scope.sqlNames === true ? { sqlNames: true } : {}) }, filter: permissionFilter(context, access, alias) };
   }
   const table = context.model.tables.get(relationship.target)!;
   return { scope: { mode: 'permission', table, access: null, alias, rootAlias: scope.rootAlias }, filter: null };
 }
 
-/** A column by its GraphQL name in a query (the role's columns), by its SQL name in a permission. */
+/**
+ * A column by its GraphQL name in a query (the role's columns), by its SQL name in a
+ * permission or a data API query (there too only the role's).
+ */
+function columnOf(scope: Scope, name: string): ColumnModel | undefined {
+  if (scope.mode === 'permission') return scope.table.columnsByName.get(name);
+  if (scope.sqlNames !== true) return scope.access!.columnsByField.get(name);
+  const column = scope.table.columnsByName.get(name);
+  return column !== undefined && scope.access!.columnsByField.get(column.fieldName) === column ? column : undefined;
+}
+
 function columnNamed(scope: Scope, name: string, input: Input): string {
-  const column = scope.mode === 'query' ? scope.access!.columnsByField.get(name) : scope.table.columnsByName.get(name);
+  const column = columnOf(scope, name);
   if (column === undefined) throw errors.unexpectedEnumValue(input.path, name, `${scope.table.typeName}_select_column`);
   return column.name;
 }

@@ -87,7 +87,7 @@ function insertedColumns(access: DataAccess, permission: InsertAccess, objects: 
 function rowValues(statement: MutationContext, permission: InsertAccess, columns: ColumnModel[], object: Record<string, unknown>, path: string): string[] {
   return columns.map((column) => {
     if (permission.presets.has(column.name)) return columnValue(statement, column, permissionInput(permission.presets.get(column.name), `$.set.${column.name}`));
-    if (!(column.name in object)) return 'default';
+    if (!Object.hasOwn(object, column.name)) return 'default';
     return columnValue(statement, column, argInput(object[column.name], `${path}.${column.name}`));
   });
 }
@@ -119,15 +119,18 @@ function onConflictClause(
     }
     target = ` on constraint ${quoteIdent(conflict.constraint)}`;
   } else if (conflict.constraint_on !== undefined) {
+    // Only the columns the role may write name a target: any other is answered as missing, so hidden columns cannot be probed.
+    const writable = new Set([...columns, ...update.columns].map((column) => column.name));
     target = ` (${conflict.constraint_on.map((name, index) => {
-      if (!table.columnsByName.has(name)) throw errors.notExists(`${path}.constraint_on[${index}]`, `column ${JSON.stringify(name)} does not exist`);
+      if (!writable.has(name)) throw errors.notExists(`${path}.constraint_on[${index}]`, `column ${JSON.stringify(name)} does not exist`);
       return quoteIdent(name);
     }).join(', ')})`;
   }
   if (conflict.action === 'ignore') return { clause: ` on conflict${target} do nothing` };
   if (target === '') throw errors.dataUnexpectedPayload(path, "Expecting 'constraint' or 'constraint_on' when the 'action' is 'update'");
   const updatable = new Set(update.columns.map((column) => column.name));
-  const named = columns.filter((column) => updatable.has(column.name) && !permission.presets.has(column.name));
+  // A column the update permission presets is set once, to the preset.
+  const named = columns.filter((column) => updatable.has(column.name) && !permission.presets.has(column.name) && !update.presets.has(column.name));
   if (named.length === 0) return { clause: ` on conflict${target} do nothing` };
   const sets = named.map((column) => `${quoteIdent(column.name)} = excluded.${quoteIdent(column.name)}`);
   for (const [name, preset] of update.presets) {

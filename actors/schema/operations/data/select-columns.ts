@@ -6,7 +6,7 @@ import { permissionInput } from '../../sql/input.js';
 import { readFrom, tableAccessOf } from '../../sql/context.js';
 import { joinCondition } from '../../sql/relationships.js';
 import { and, columnRef, jsonObject } from '../../sql/sql-text.js';
-import { compileWhere, permissionFilter } from '../../sql/where.js';
+import { compileSqlNamedWhere, permissionFilter } from '../../sql/where.js';
 import { notAllowed, permittedColumn, type DataAccess } from './access.js';
 import { orderByClause, type OrderByArg } from './order-by.js';
 
@@ -39,7 +39,7 @@ export function rowConditions(context: CompileContext, table: TableAccess, alias
   const filter = permissionFilter(context, table, alias);
   if (filter !== null) conditions.push(filter);
   if (where !== undefined) {
-    const condition = compileWhere(context, table, alias, permissionInput(where, path));
+    const condition = compileSqlNamedWhere(context, table, alias, permissionInput(where, path));
     if (condition !== 'true') conditions.push(condition);
   }
   return conditions;
