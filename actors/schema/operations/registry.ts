@@ -12,7 +12,7 @@ import {
 import { removeApiLimits, setApiLimits } from './api-limits.js';
 import { ALLOWLIST_OPERATIONS } from './allowlist.js';
 import { addComputedField, dropComputedField } from './computed-fields.js';
-import { DATA_OPERATIONS } from './data/operations.js';
+import { DATA_API_OPERATIONS } from './data/operations.js';
 import { EVENT_TRIGGER_OPERATIONS } from './event-triggers.js';
 import { createFunctionPermission, dropFunctionPermission, setFunctionCustomization, trackFunction, trackFunctionV2, untrackFunction } from './functions.js';
 import { setGraphqlSchemaIntrospectionOptions } from './introspection-options.js';
@@ -67,7 +67,7 @@ const OPERATIONS: readonly Operation<never>[] = [
   ...QUERY_COLLECTION_OPERATIONS,
   ...ALLOWLIST_OPERATIONS,
   setGraphqlSchemaIntrospectionOptions,
-  ...DATA_OPERATIONS,
+  ...DATA_API_OPERATIONS,
 ] as Operation<never>[];
 
 const byKey = new Map(OPERATIONS.map((operation) => [`${operation.type}@${operation.version ?? 1}`, operation]));

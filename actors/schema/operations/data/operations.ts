@@ -6,4 +6,4 @@ import { selectRows } from './select.js';
 import { updateRows } from './update.js';
 
 /** The v1 data API (Hasura's `select`, `count`, `insert`, `update`, `delete`), open to every role under its permissions. */
-export const DATA_OPERATIONS = [selectRows, countRows, insertRows, updateRows, deleteRows] as Operation<never>[];
+export const DATA_API_OPERATIONS = [selectRows, insertRows, updateRows, deleteRows, countRows] as Operation<never>[];
