@@ -2,6 +2,7 @@ import { getVariableValues, Kind, parse, validate, type FragmentDefinitionNode, 
 import type { Logger } from '../../../src/log/logger.js';
 import type { Metadata } from '../../../src/metadata/types.js';
 import type { Catalog } from '../../../src/pg/catalog.js';
+import type { TraceContext } from '../../../src/tracing/tracer.js';
 import { withBoundedClient, type BoundedPool, type RequestBounds } from '../../../src/pg/bounded-client.js';
 import { ADMIN_ROLE, isAdmin, sessionKey, usesBackendOnlyPermissions, type Session } from '../../../src/session/session.js';
 import { encodeText } from '../../../src/bus/wire.js';
@@ -52,6 +53,8 @@ export interface ExecutionContext extends RemoteExecutionContext {
   deadline?: number;
   /** The request came to the Relay API (`/v1beta1/relay`), served from the role's Relay schema. */
   relay?: boolean;
+  /** The request's trace, when it is traced: its statements and remote calls join it. */
+  trace?: TraceContext | undefined;
 }
 
 /** Serves GraphQL for every role from one metadata version and catalog. */
@@ -271,6 +274,7 @@ function boundsFor(session: Session, context: ExecutionContext): RequestBounds {
     timeUp: () => errors.timeLimitExceeded('$'),
     ...(holder === undefined ? {} : { holder }),
     ...(context.signal === undefined ? {} : { signal: context.signal }),
+    ...(context.trace === undefined ? {} : { trace: context.trace }),
   };
 }
 
