@@ -31,3 +31,10 @@ export const natsHeaderGetter: TextMapGetter<MsgHdrs | undefined> = {
   get: (headers, key) => headers?.get(key) || undefined,
   keys: (headers) => headers?.keys() ?? [],
 };
+
+/** The `traceparent` (and `tracestate`) headers that send `context` on over HTTP. */
+export function traceHeaders(context: TraceContext): Record<string, string> {
+  const headers: Record<string, string> = {};
+  injectTrace(context, headers);
+  return headers;
+}
