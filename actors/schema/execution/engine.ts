@@ -2,7 +2,6 @@ import { getVariableValues, Kind, parse, validate, type FragmentDefinitionNode, 
 import type { Logger } from '../../../src/log/logger.js';
 import type { Metadata } from '../../../src/metadata/types.js';
 import type { Catalog } from '../../../src/pg/catalog.js';
-import type { TraceContext } from '../../../src/tracing/tracer.js';
 import { withBoundedClient, type BoundedPool, type RequestBounds } from '../../../src/pg/bounded-client.js';
 import { ADMIN_ROLE, isAdmin, sessionKey, usesBackendOnlyPermissions, type Session } from '../../../src/session/session.js';
 import { encodeText } from '../../../src/bus/wire.js';
@@ -53,8 +52,6 @@ export interface ExecutionContext extends RemoteExecutionContext {
   deadline?: number;
   /** The request came to the Relay API (`/v1beta1/relay`), served from the role's Relay schema. */
   relay?: boolean;
-  /** The request's trace, when it is traced: its statements and remote calls join it. */
-  trace?: TraceContext | undefined;
 }
 
 /** Serves GraphQL for every role from one metadata version and catalog. */
