@@ -85,6 +85,11 @@ export async function traced<T>(name: string, parent: TraceContext | undefined, 
   }
 }
 
+/** Sets an attribute on the span of `context`, learnt after the span began (a response status). */
+export function annotateSpan(context: TraceContext | undefined, key: string, value: string | number | boolean): void {
+  if (context !== undefined) trace.getSpan(context)?.setAttribute(key, value);
+}
+
 function samplerFor(settings: TracingSettings): Sampler {
   const ratio = new TraceIdRatioBasedSampler(settings.ratio);
   switch (settings.sampler) {
