@@ -11,7 +11,7 @@ import { ServiceError } from '../errors/service-error.js';
 import type { Logger } from '../log/logger.js';
 import { isAdmin, type Session } from '../session/session.js';
 import { extractTraceFromRecord } from '../tracing/propagation.js';
-import { SpanKind, annotateSpan, traced, tracingEnabled, type TraceContext } from '../tracing/tracer.js';
+import { SpanKind, annotateSpan, tracedEntry, tracingEnabled, type TraceContext } from '../tracing/tracer.js';
 import { ENGINE_VERSION } from '../version.js';
 import { flattenHeaders, readBody } from './body.js';
 import { cancelOnClose, cancelRequest } from './cancel-on-close.js';
@@ -189,7 +189,7 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
 function handleTraced(handle: RouteHandler, request: IncomingMessage, response: ServerResponse, facts: RequestFacts, path: string): Promise<Sent> {
   if (!tracingEnabled()) return handle(request, response, facts);
   const attributes = { 'http.request.method': request.method ?? '', 'url.path': path, 'service.request_id': facts.requestId };
-  return traced(`${request.method ?? 'GET'} ${path}`, extractTraceFromRecord(request.headers), { kind: SpanKind.SERVER, attributes }, async (context) => {
+  return tracedEntry(`${request.method ?? 'GET'} ${path}`, extractTraceFromRecord(request.headers), { kind: SpanKind.SERVER, attributes }, async (context) => {
     facts.trace = context;
     const sent = await handle(request, response, facts);
     annotateSpan(context, 'http.response.status_code', sent.status);

@@ -71,9 +71,23 @@ export function closeSpan(open: OpenSpan | undefined, error?: unknown): void {
   open.span.end();
 }
 
-/** Runs `work` inside a span (when tracing is on), handing it the span's context. */
-export async function traced<T>(name: string, parent: TraceContext | undefined, options: SpanOptions, work: (context: TraceContext | undefined) => Promise<T>): Promise<T> {
-  const open = openSpan(name, parent, options);
+/**
+ * Runs `work` inside a child span of `parent`, handing it the span's context. Work of no
+ * traced request (a WebSocket's, a background task's) makes no span.
+ */
+export function traced<T>(name: string, parent: TraceContext | undefined, options: SpanOptions, work: (context: TraceContext | undefined) => Promise<T>): Promise<T> {
+  return parent === undefined ? work(undefined) : within(openSpan(name, parent, options), parent, work);
+}
+
+/**
+ * Runs `work` inside a span where work enters the engine (an HTTP request, a webhook
+ * delivery): a child of the caller's span when there is one, else the root of a new trace.
+ */
+export function tracedEntry<T>(name: string, caller: TraceContext | undefined, options: SpanOptions, work: (context: TraceContext | undefined) => Promise<T>): Promise<T> {
+  return within(openSpan(name, caller, options), caller, work);
+}
+
+async function within<T>(open: OpenSpan | undefined, parent: TraceContext | undefined, work: (context: TraceContext | undefined) => Promise<T>): Promise<T> {
   if (open === undefined) return work(parent);
   try {
     const result = await work(open.context);

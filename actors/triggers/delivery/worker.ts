@@ -7,7 +7,7 @@ import { sendSoon } from '../send-soon.js';
 import type { Trigger } from '../trigger-set.js';
 import { InvocationLog, type Outcome } from './invocation.js';
 import type { WebhookClient } from './webhook.js';
-import { SpanKind, traced, type SpanOptions } from '../../../src/tracing/tracer.js';
+import { SpanKind, tracedEntry, type SpanOptions } from '../../../src/tracing/tracer.js';
 
 /** A delivery not acknowledged within this long is handed to another worker (its worker died). */
 const ACK_WAIT_MS = 10_000;
@@ -182,7 +182,7 @@ export class DeliveryWorker {
     try {
       const webhook = trigger.webhook;
       // Each attempt is the root of its own trace: the event was captured from the WAL, which does not say which request wrote it.
-      result = await traced(`event delivery ${trigger.name}`, undefined, deliverySpan(trigger.name, eventId, attempt), (trace) => this.deps.webhooks.post(trigger, webhook, body, trace));
+      result = await tracedEntry(`event delivery ${trigger.name}`, undefined, deliverySpan(trigger.name, eventId, attempt), (trace) => this.deps.webhooks.post(trigger, webhook, body, trace));
     } finally {
       this.#calling.delete(message);
     }
