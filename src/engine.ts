@@ -8,6 +8,8 @@ import { triggersActor } from '../actors/triggers/actor.js';
 import type { Actor, RunningActor } from './actor/actor.js';
 import { startActor } from './actor/runtime.js';
 import { Bus } from './bus/bus.js';
+import { tracingSettings } from './tracing/settings.js';
+import { startTracing, stopTracing } from './tracing/tracer.js';
 import type { Config } from './config/load.js';
 import type { ActorName } from './config/options.js';
 import { edgeActor, type EdgeAddress } from './edge/actor.js';
@@ -45,6 +47,8 @@ function instanceId(): string {
  */
 export async function startEngine(config: Config, log: Logger): Promise<Engine> {
   const instance = instanceId();
+  const tracing = tracingSettings(config, process.env);
+  if (tracing !== undefined) startTracing(tracing, instance);
   const bus = await Bus.connect({ servers: config.natsUrl, prefix: config.natsPrefix, name: `service-graphql-${instance}`, log, localDelivery: config.busLocalDelivery });
   let address: EdgeAddress | undefined;
   const available: Record<ActorName, Actor> = {
@@ -69,6 +73,7 @@ export async function startEngine(config: Config, log: Logger): Promise<Engine> 
   } catch (error) {
     for (const actor of running.reverse()) await actor.stop().catch(() => undefined);
     await bus.close();
+    await stopTracing();
     throw error;
   }
   const host = address === undefined ? undefined : address.host === '0.0.0.0' || address.host === '::' ? '127.0.0.1' : address.host;
@@ -79,6 +84,7 @@ export async function startEngine(config: Config, log: Logger): Promise<Engine> 
     async stop() {
       for (const actor of running.slice().reverse()) await actor.stop().catch((error: unknown) => log.error({ err: error }, 'actor failed to stop'));
       await bus.close();
+      await stopTracing().catch((error: unknown) => log.warn({ err: error }, 'could not send the last spans'));
     },
   };
 }

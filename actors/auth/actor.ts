@@ -7,6 +7,7 @@ import { staticKeySource } from './jwt/keys.js';
 import { createSessionResolver } from './resolver.js';
 import { validateAuthConfig } from './validate.js';
 import { createAuthWebhook } from './webhook.js';
+import { traced } from '../../src/tracing/tracer.js';
 
 /** JWK fetches and refreshes go to the monitor subject and to the log (failures as warnings). */
 function reportJwk(context: ActorContext, detail: Record<string, unknown>): void {
@@ -58,7 +59,7 @@ export const authActor: Actor = {
     const resolve = createSessionResolver(config, { jwt, webhook });
     context.serve(context.bus.subjects.authResolve, async (request) => {
       const { headers, request: graphqlRequest } = validate<ResolveRequest>('bus/auth-resolve-request', request.json());
-      return new JsonReply(await resolve(headers, graphqlRequest));
+      return new JsonReply(await traced('auth resolution', request.trace, {}, () => resolve(headers, graphqlRequest)));
     });
     return { stop: async () => refresher?.stop() };
   },

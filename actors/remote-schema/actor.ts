@@ -84,7 +84,7 @@ export const remoteSchemaActor: Actor = {
     context.serve(subject(REMOTE_VERBS.execute), async (request) => {
       const message = validate<ExecuteRequest>('bus/remote-execute', request.json());
       counters.executed++;
-      const answer = await forwarder.execute(message);
+      const answer = await forwarder.execute(message, request.trace);
       const meta: Record<string, string> = answer.setCookies.length === 0 ? {} : { [REPLY_META.setCookie]: JSON.stringify(answer.setCookies) };
       return { body: answer.body, meta };
     });

@@ -92,7 +92,7 @@ export const schemaActor: Actor = {
       const message = validate<GraphqlMessage>('bus/graphql-request', request.json());
       const running = inFlight.begin(message.cancel_key);
       try {
-        return await handleGraphql(host, bus, message, request.requestId, running.signal, graphqlOptions);
+        return await handleGraphql(host, bus, message, request.requestId, running.signal, graphqlOptions, request.trace);
       } finally {
         running.end();
       }

@@ -4,6 +4,7 @@ import { errors } from '../errors/errors.js';
 import { Requester, type Reply } from './requester.js';
 import { Responder, type DoneCallback, type RequestHandler, type Served } from './responder.js';
 import { subjectsFor, type Subjects } from './subjects.js';
+import { SpanKind, closeSpan, openSpan, type TraceContext } from '../tracing/tracer.js';
 import { decodeJson, encodeJson, maxPayloadOf } from './wire.js';
 
 export { JsonReply, type HandlerReply, type IncomingRequest, type RequestHandler, type Served } from './responder.js';
@@ -18,6 +19,13 @@ export interface BusOptions {
    * (the same handler, the same bytes) instead of through the NATS server.
    */
   localDelivery?: boolean;
+}
+
+export interface AskOptions {
+  requestId: string;
+  timeoutMs: number;
+  /** The trace the request belongs to: the hop gets a span and the handler continues the trace. */
+  trace?: TraceContext | undefined;
 }
 
 interface LocalServer {
@@ -81,7 +89,7 @@ export class Bus {
   }
 
   /** Sends a JSON message and decodes the JSON reply (or takes the value a local handler replied). */
-  async request<T>(subject: string, message: unknown, options: { requestId: string; timeoutMs: number }): Promise<T> {
+  async request<T>(subject: string, message: unknown, options: AskOptions): Promise<T> {
     const reply = await this.ask(subject, message, options);
     return ('value' in reply ? reply.value : decodeJson<T>(reply.body)) as T;
   }
@@ -90,11 +98,20 @@ export class Bus {
    * Sends a message (a value, or bytes as they are) and returns the reply's bytes. A value
    * is encoded as JSON only when it has to cross NATS.
    */
-  ask(subject: string, message: unknown, options: { requestId: string; timeoutMs: number }): Promise<Reply> {
+  ask(subject: string, message: unknown, options: AskOptions): Promise<Reply> {
+    if (options.trace === undefined) return this.#ask(subject, message, options);
+    // A traced request: one client span for the hop, its context sent on as `traceparent`.
+    const hop = openSpan(`bus ${subject}`, options.trace, { kind: SpanKind.CLIENT, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject } });
+    const asked = this.#ask(subject, message, { ...options, trace: hop?.context });
+    asked.then(() => closeSpan(hop), (error: unknown) => closeSpan(hop, error));
+    return asked;
+  }
+
+  #ask(subject: string, message: unknown, options: AskOptions): Promise<Reply> {
     const servers = this.#localDelivery ? this.#local.get(subject) : undefined;
     if (servers !== undefined && servers.length > 0) {
       const server = servers[this.#nextLocal++ % servers.length]!;
-      return withinTimeout(this.#responder.answerLocally(subject, options.requestId, message, server.handler, server.onDone), subject, options.timeoutMs);
+      return withinTimeout(this.#responder.answerLocally(subject, options.requestId, message, server.handler, server.onDone, options.trace), subject, options.timeoutMs);
     }
     const payload = message instanceof Uint8Array ? message : encodeJson(message);
     return this.#requester.request(subject, payload, options);

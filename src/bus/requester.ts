@@ -1,6 +1,8 @@
 import { createInbox, nuid, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { errors } from '../errors/errors.js';
 import { ServiceError, type ServiceErrorJson } from '../errors/service-error.js';
+import { injectTrace } from '../tracing/propagation.js';
+import type { TraceContext } from '../tracing/tracer.js';
 import { HEADER, concatChunks, decodeJson, headersWith } from './wire.js';
 
 /** A successful reply: the responder's bytes, reassembled if they came in chunks. */
@@ -47,8 +49,10 @@ export class Requester {
     });
   }
 
-  request(subject: string, payload: Uint8Array, options: { requestId: string; timeoutMs: number }): Promise<Reply> {
+  request(subject: string, payload: Uint8Array, options: { requestId: string; timeoutMs: number; trace?: TraceContext | undefined }): Promise<Reply> {
     const token = nuid.next();
+    const headers: Record<string, string> = { [HEADER.requestId]: options.requestId };
+    injectTrace(options.trace, headers);
     return new Promise<Reply>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pending.delete(token);
@@ -56,7 +60,7 @@ export class Requester {
       }, options.timeoutMs);
       this.#pending.set(token, { subject, meta: {}, pieces: [], expected: 1, received: 0, timer, resolve, reject });
       try {
-        this.#nc.publish(subject, payload, { reply: `${this.#prefix}.${token}`, headers: headersWith({ [HEADER.requestId]: options.requestId }) });
+        this.#nc.publish(subject, payload, { reply: `${this.#prefix}.${token}`, headers: headersWith(headers) });
       } catch (error) {
         clearTimeout(timer);
         this.#pending.delete(token);

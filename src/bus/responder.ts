@@ -2,6 +2,8 @@ import { nuid, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
 import { errors } from '../errors/errors.js';
 import { ServiceError } from '../errors/service-error.js';
+import { extractTrace, natsHeaderGetter } from '../tracing/propagation.js';
+import { SpanKind, closeSpan, openSpan, type TraceContext } from '../tracing/tracer.js';
 import type { Reply } from './requester.js';
 import { HEADER, HEADER_ROOM_BYTES, chunksOf, decodeJson, encodeJson, frozen, headersWith, maxPayloadOf } from './wire.js';
 
@@ -10,6 +12,8 @@ export interface IncomingRequest {
   readonly subject: string;
   readonly requestId: string;
   readonly data: Uint8Array;
+  /** The handler's span, parent of what it asks and runs; undefined when the request is not traced. */
+  readonly trace?: TraceContext | undefined;
   json<T>(): T;
 }
 
@@ -53,7 +57,7 @@ export class Responder {
   /** Answers a NATS message; never throws. */
   async answerMessage(msg: Msg, handler: RequestHandler, onDone?: DoneCallback): Promise<void> {
     const requestId = msg.headers?.get(HEADER.requestId) || nuid.next();
-    const outcome = await this.#run(new NatsRequest(msg.subject, requestId, msg.data), handler, onDone, false);
+    const outcome = await this.#run(new NatsRequest(msg.subject, requestId, msg.data), handler, onDone, false, extractTrace(msg.headers, natsHeaderGetter));
     if (msg.reply === undefined) return;
     if (outcome instanceof ServiceError) {
       this.#nc.publish(msg.reply, encodeJson(outcome.toJSON()), { headers: headersWith({ [HEADER.error]: '1' }) });
@@ -67,15 +71,18 @@ export class Responder {
    * message object is handed over frozen, as the reply value is: encoded only if the
    * handler asks for bytes, and never changed by either side.
    */
-  async answerLocally(subject: string, requestId: string, message: unknown, handler: RequestHandler, onDone?: DoneCallback): Promise<Reply> {
-    const outcome = await this.#run(localIncoming(subject, requestId, message), handler, onDone, true);
+  async answerLocally(subject: string, requestId: string, message: unknown, handler: RequestHandler, onDone?: DoneCallback, trace?: TraceContext): Promise<Reply> {
+    const outcome = await this.#run(localIncoming(subject, requestId, message), handler, onDone, true, trace);
     if (outcome instanceof ServiceError) throw outcome;
     return outcome;
   }
 
-  async #run(request: IncomingRequest, handler: RequestHandler, onDone: DoneCallback | undefined, local: boolean): Promise<Reply | ServiceError> {
+  async #run(request: NatsRequest | LocalRequest, handler: RequestHandler, onDone: DoneCallback | undefined, local: boolean, parent: TraceContext | undefined): Promise<Reply | ServiceError> {
     const started = performance.now();
     let failed = false;
+    // Only requests that arrive traced are: the caller decided whether this work belongs to a trace.
+    const span = parent === undefined ? undefined : openSpan(`handle ${request.subject}`, parent, { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': request.subject, 'service.bus.local': local } });
+    request.trace = span?.context;
     try {
       const reply = await handler(request);
       if (reply instanceof Uint8Array) return { body: reply, meta: {} };
@@ -83,10 +90,12 @@ export class Responder {
       return reply;
     } catch (error) {
       failed = true;
+      closeSpan(span, error);
       if (error instanceof ServiceError) return error;
       this.#log.error({ err: error, subject: request.subject, requestId: request.requestId }, 'request handler failed');
       return errors.unexpected('$');
     } finally {
+      if (!failed) closeSpan(span);
       onDone?.(performance.now() - started, failed);
     }
   }
@@ -124,6 +133,8 @@ class LocalValueReply implements Reply {
 
 /** A request as bytes: from NATS, or a byte request of this process. */
 class NatsRequest implements IncomingRequest {
+  trace: TraceContext | undefined;
+
   constructor(
     readonly subject: string,
     readonly requestId: string,
@@ -138,6 +149,7 @@ class NatsRequest implements IncomingRequest {
 /** A local request: the message is a value, encoded only if the handler asks for bytes. */
 class LocalRequest implements IncomingRequest {
   #data: Uint8Array | undefined;
+  trace: TraceContext | undefined;
 
   constructor(
     readonly subject: string,
@@ -155,7 +167,7 @@ class LocalRequest implements IncomingRequest {
 }
 
 /** A local request: the message is a value (or already bytes, for byte requests). */
-function localIncoming(subject: string, requestId: string, message: unknown): IncomingRequest {
+function localIncoming(subject: string, requestId: string, message: unknown): NatsRequest | LocalRequest {
   if (message instanceof Uint8Array) return new NatsRequest(subject, requestId, message);
   return new LocalRequest(subject, requestId, frozen(message));
 }

@@ -107,6 +107,16 @@ export type ApiName = (typeof API_NAMES)[number];
 export const ACTOR_NAMES = ['edge', 'schema', 'auth', 'triggers', 'remote-schema', 'subscriptions'] as const;
 export type ActorName = (typeof ACTOR_NAMES)[number];
 
+/** OTEL_TRACES_SAMPLER's values (the OpenTelemetry SDK environment specification). */
+export const TRACES_SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
+export type TracesSampler = (typeof TRACES_SAMPLERS)[number];
+
+const ratio: Parser<number> = (raw) => {
+  const value = Number(raw.trim());
+  if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) throw new ConfigValueError(`expected a number from 0 to 1, got ${JSON.stringify(raw)}`);
+  return value;
+};
+
 export const LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 
 export const OPTIONS = {
@@ -149,6 +159,11 @@ export const OPTIONS = {
   maxRequestBodyBytes: { flag: '--max-request-body-bytes', env: 'SERVICE_GRAPHQL_MAX_REQUEST_BODY_BYTES', parse: integer(1024, 64 * 1024 * 1024), default: 1024 * 1024, help: 'Largest request body accepted (413 beyond). Capped by NATS max_payload less 20 KiB.' },
   busTimeoutMs: { flag: '--bus-timeout-ms', env: 'SERVICE_GRAPHQL_BUS_TIMEOUT_MS', parse: integer(100, 600_000), default: 60_000, help: 'How long the edge waits for an actor to answer before 503.' },
   busLocalDelivery: { flag: '--bus-local-delivery', env: 'SERVICE_GRAPHQL_BUS_LOCAL_DELIVERY', parse: boolean, default: true, help: 'Answer requests for actors this process runs in-process, skipping the NATS round trip (requests for other actors, broadcasts and monitoring always use NATS).' },
+  otelExporterOtlpEndpoint: { flag: '--otel-exporter-otlp-endpoint', env: 'SERVICE_GRAPHQL_OTEL_EXPORTER_OTLP_ENDPOINT', parse: text, help: 'OTLP/HTTP collector base URL (traces go to <url>/v1/traces); setting it or the traces endpoint turns tracing on. Falls back to OTEL_EXPORTER_OTLP_ENDPOINT.' },
+  otelExporterOtlpTracesEndpoint: { flag: '--otel-exporter-otlp-traces-endpoint', env: 'SERVICE_GRAPHQL_OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', parse: text, help: 'OTLP/HTTP traces URL, used as it is. Falls back to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT.' },
+  otelServiceName: { flag: '--otel-service-name', env: 'SERVICE_GRAPHQL_OTEL_SERVICE_NAME', parse: text, help: 'service.name of exported spans. Falls back to OTEL_SERVICE_NAME, then service-graphql.' },
+  otelTracesSampler: { flag: '--otel-traces-sampler', env: 'SERVICE_GRAPHQL_OTEL_TRACES_SAMPLER', parse: oneOf(TRACES_SAMPLERS), help: `Which requests are traced: ${TRACES_SAMPLERS.join(', ')}. Falls back to OTEL_TRACES_SAMPLER, then parentbased_always_on.` },
+  otelTracesSamplerArg: { flag: '--otel-traces-sampler-arg', env: 'SERVICE_GRAPHQL_OTEL_TRACES_SAMPLER_ARG', parse: ratio, help: 'The traced share (0 to 1) for the traceidratio samplers. Falls back to OTEL_TRACES_SAMPLER_ARG, then 1.' },
   heartbeatMs: { flag: '--heartbeat-ms', env: 'SERVICE_GRAPHQL_HEARTBEAT_MS', parse: integer(100, 600_000), default: 5_000, help: 'Interval of every actor instance\'s heartbeat on <prefix>.monitor.heartbeat.*.' },
   eventsHttpPoolSize: { flag: '--events-http-pool-size', env: 'SERVICE_GRAPHQL_EVENTS_HTTP_POOL_SIZE', parse: integer(1, 10_000), default: 100, help: 'Event trigger webhook calls in flight at once, per engine instance.' },
   eventsClusterMaxInFlight: { flag: '--events-cluster-max-in-flight', env: 'SERVICE_GRAPHQL_EVENTS_CLUSTER_MAX_IN_FLIGHT', parse: integer(0, 1_000_000), default: 0, help: 'Event deliveries in flight (or waiting for a retry) across the whole cluster: the JetStream consumer\'s max_ack_pending. 0: no cluster-wide cap.' },

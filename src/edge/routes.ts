@@ -10,6 +10,8 @@ import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../json/nesting.js';
 import { ServiceError } from '../errors/service-error.js';
 import type { Logger } from '../log/logger.js';
 import { isAdmin, type Session } from '../session/session.js';
+import { extractTraceFromRecord } from '../tracing/propagation.js';
+import { SpanKind, annotateSpan, tracedEntry, tracingEnabled, type TraceContext } from '../tracing/tracer.js';
 import { ENGINE_VERSION } from '../version.js';
 import { flattenHeaders, readBody } from './body.js';
 import { cancelOnClose, cancelRequest } from './cancel-on-close.js';
@@ -21,6 +23,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** What the per-request log line says beyond method, path, status and time. */
 interface RequestFacts {
   requestId: string;
+  /** The HTTP request's span context: every bus hop of the request is its child. */
+  trace?: TraceContext | undefined;
   role?: string;
   operation?: string;
 }
@@ -51,8 +55,8 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
   const timeoutMs = config.busTimeoutMs;
   const subjects = bus.subjects;
 
-  const resolveSession = (request: IncomingMessage, requestId: string): Promise<Session> =>
-    bus.request<Session>(subjects.authResolve, { headers: flattenHeaders(request) }, { requestId, timeoutMs });
+  const resolveSession = (request: IncomingMessage, facts: RequestFacts): Promise<Session> =>
+    bus.request<Session>(subjects.authResolve, { headers: flattenHeaders(request) }, { requestId: facts.requestId, timeoutMs, trace: facts.trace });
 
   // /v1/query, /v1/metadata and /v2/query: one handler; the schema actor decides what each endpoint serves.
   const query = (endpoint: QueryEndpoint): RouteHandler => async (request, response, facts) => {
@@ -63,9 +67,9 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
       if (typeof body === 'object' && body !== null && typeof (body as { type?: unknown }).type === 'string') {
         facts.operation = (body as { type: string }).type;
       }
-      session = await resolveSession(request, facts.requestId);
+      session = await resolveSession(request, facts);
       facts.role = session.role;
-      const reply = await bus.ask(subjects.query, { session, body, endpoint }, { requestId: facts.requestId, timeoutMs });
+      const reply = await bus.ask(subjects.query, { session, body, endpoint }, { requestId: facts.requestId, timeoutMs, trace: facts.trace });
       return sendBody(request, response, 200, reply.body, JSON_TYPE, facts.requestId);
     } catch (error) {
       return sendQueryError(response, asServiceError(error, deps.log, facts), session !== undefined && isAdmin(session));
@@ -80,7 +84,7 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
       const message = { headers: flattenHeaders(request), body: bytes.toString('utf8'), client_address: request.socket.remoteAddress ?? '', cancel_key: cancelKey, ...(relay ? { relay } : {}) };
       cancelOnClose(response, bus, cancelKey);
       // The edge stopped waiting (bus timeout): the request's statements stop too.
-      const reply = await bus.ask(subjects.graphql, message, { requestId: facts.requestId, timeoutMs }).catch((error: unknown) => {
+      const reply = await bus.ask(subjects.graphql, message, { requestId: facts.requestId, timeoutMs, trace: facts.trace }).catch((error: unknown) => {
         cancelRequest(bus, cancelKey);
         throw error;
       });
@@ -99,7 +103,7 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
   // answers this without them; persisted-query clients take it as "send the query by POST".
   const graphqlGet: RouteHandler = async (request, response, facts) => {
     try {
-      facts.role = (await resolveSession(request, facts.requestId)).role;
+      facts.role = (await resolveSession(request, facts)).role;
       throw errors.persistedQueryNotSupported('$');
     } catch (error) {
       return sendGraphqlError(response, asServiceError(error, deps.log, facts));
@@ -108,7 +112,7 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
 
   const configApi: RouteHandler = async (request, response, facts) => {
     try {
-      const session = await resolveSession(request, facts.requestId);
+      const session = await resolveSession(request, facts);
       facts.role = session.role;
       if (!isAdmin(session)) throw errors.adminOnly('$');
       return sendBody(request, response, 200, encodeJson(configReport(config, ENGINE_VERSION)), JSON_TYPE, facts.requestId);
@@ -167,7 +171,7 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     // A preflight or a refused origin is answered before any route.
     let sent = cors.http(request, response);
     if (sent === undefined) {
-      if (handle !== undefined) sent = await handle(request, response, facts);
+      if (handle !== undefined) sent = await handleTraced(handle, request, response, facts, path);
       else if (methods !== undefined) sent = sendQueryError(response, errors.methodNotAllowed('$', request.method ?? ''), false);
       else sent = sendQueryError(response, errors.notFound('$'), false);
     }
@@ -179,6 +183,18 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     }
     return sent.status;
   };
+}
+
+/** Runs a route inside the request's server span (continuing an incoming `traceparent`) when tracing is on. */
+function handleTraced(handle: RouteHandler, request: IncomingMessage, response: ServerResponse, facts: RequestFacts, path: string): Promise<Sent> {
+  if (!tracingEnabled()) return handle(request, response, facts);
+  const attributes = { 'http.request.method': request.method ?? '', 'url.path': path, 'service.request_id': facts.requestId };
+  return tracedEntry(`${request.method ?? 'GET'} ${path}`, extractTraceFromRecord(request.headers), { kind: SpanKind.SERVER, attributes }, async (context) => {
+    facts.trace = context;
+    const sent = await handle(request, response, facts);
+    annotateSpan(context, 'http.response.status_code', sent.status);
+    return sent;
+  });
 }
 
 function parseJson(bytes: Buffer): unknown {

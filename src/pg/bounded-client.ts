@@ -1,5 +1,7 @@
 import type { Logger } from '../log/logger.js';
 import type { ServiceError } from '../errors/service-error.js';
+import { tracedClient } from '../tracing/sql.js';
+import type { TraceContext } from '../tracing/tracer.js';
 import { cancelBackend, terminateBackend } from './cancel.js';
 import type { FairShare, Holder } from './fair-share.js';
 import type { Pool, PoolClient } from './pool.js';
@@ -18,6 +20,8 @@ export interface RequestBounds {
   timeUp: () => ServiceError;
   /** Whose request it is, for the pool's fair share; absent: not counted. */
   holder?: Holder;
+  /** The request's trace: each statement gets a span in it. */
+  trace?: TraceContext;
 }
 
 export interface BoundedPool {
@@ -73,7 +77,7 @@ export async function withBoundedClient<T>(db: BoundedPool, bounds: RequestBound
       if (stopped !== null) connecting.then((late) => late.release(), () => undefined);
       throw error;
     }
-    running = work(client, () => {
+    running = work(bounds.trace === undefined ? client : tracedClient(client, bounds.trace), () => {
       if (stopped !== null) throw stopped;
     });
     try {

@@ -9,6 +9,7 @@ import { planForward, type ForwardPlan } from './plan.js';
 import { upstreamVariables } from './presets.js';
 import { mapRemoteResponse } from './response.js';
 import { callUpstream, type UpstreamAnswer } from './upstream-call.js';
+import type { TraceContext } from '../../../src/tracing/tracer.js';
 
 /** Distinct documents kept planned per role view, and distinct definitions kept resolved. */
 const PLANS_PER_VIEW = 1000;
@@ -31,7 +32,7 @@ export class Forwarder {
     this.#client = client;
   }
 
-  async execute(request: ExecuteRequest): Promise<UpstreamAnswer> {
+  async execute(request: ExecuteRequest, trace?: TraceContext): Promise<UpstreamAnswer> {
     const remote = await this.#models.view(request.remote).catch((error: unknown) => {
       throw errors.remoteSchemaFailed('$', `remote schema ${JSON.stringify(request.remote.name)} cannot be served: ${(error as Error).message}`);
     });
@@ -42,6 +43,8 @@ export class Forwarder {
       operationName: plan.operationName,
       session: request.session,
       headers: request.headers,
+      name: request.remote.name,
+      trace,
     });
     if (plan.response === null) return answer;
     return { body: mapRemoteResponse(answer.body, plan.response, remote.model.names), setCookies: answer.setCookies };

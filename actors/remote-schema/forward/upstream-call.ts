@@ -4,6 +4,8 @@ import type { Session } from '../../../src/session/session.js';
 import type { ResolvedRemote } from '../definition.js';
 import { upstreamHeaders } from '../headers.js';
 import type { UpstreamClient, UpstreamResponse } from '../upstream-client.js';
+import { traceHeaders } from '../../../src/tracing/propagation.js';
+import { SpanKind, traced, type TraceContext } from '../../../src/tracing/tracer.js';
 
 /** One upstream GraphQL request, its operation already in the remote's names. */
 export interface UpstreamCall {
@@ -13,6 +15,10 @@ export interface UpstreamCall {
   session: Session;
   /** The client's request headers, for `forward_client_headers`. */
   headers: Record<string, string>;
+  /** The remote schema's name, for the call's span. */
+  name: string;
+  /** The request's trace: the call gets a span, and the remote gets its `traceparent`. */
+  trace?: TraceContext | undefined;
 }
 
 /** The response body for the client, and the remote's `Set-Cookie` values. */
@@ -29,7 +35,10 @@ export interface UpstreamAnswer {
  */
 export async function callUpstream(client: UpstreamClient, remote: ResolvedRemote, call: UpstreamCall): Promise<UpstreamAnswer> {
   const body = JSON.stringify({ query: call.query, variables: call.variables, ...(call.operationName === null ? {} : { operationName: call.operationName }) });
-  const response = await client.post(remote.url, body, upstreamHeaders(remote, call.session, call.headers), remote.timeoutMs);
+  const headers = upstreamHeaders(remote, call.session, call.headers);
+  const response = await traced(`remote schema ${call.name}`, call.trace, { kind: SpanKind.CLIENT, attributes: { 'service.remote_schema.name': call.name } }, (trace) =>
+    client.post(remote.url, body, trace === undefined ? headers : { ...headers, ...traceHeaders(trace) }, remote.timeoutMs),
+  );
   const { setCookies } = response;
   if (passesAsIs(response)) return { body: response.body, setCookies };
   let parsed: unknown;

@@ -271,6 +271,7 @@ function boundsFor(session: Session, context: ExecutionContext): RequestBounds {
     timeUp: () => errors.timeLimitExceeded('$'),
     ...(holder === undefined ? {} : { holder }),
     ...(context.signal === undefined ? {} : { signal: context.signal }),
+    ...(context.trace === undefined ? {} : { trace: context.trace }),
   };
 }
 

@@ -7,6 +7,7 @@ import type { BoundedPool } from '../../../src/pg/bounded-client.js';
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../../../src/json/nesting.js';
 import type { Session } from '../../../src/session/session.js';
 import type { Logger } from '../../../src/log/logger.js';
+import type { TraceContext } from '../../../src/tracing/tracer.js';
 import { roleLimits, type RoleLimits } from './api-limits.js';
 import { runBatch } from './batch.js';
 import type { GraphqlRequest } from './engine.js';
@@ -73,19 +74,19 @@ export function requestDeadline(received: number, options: { timeoutMs: number; 
  * request of the body (a batch's in order, batch.ts). Every failure is answered in the GraphQL envelope (the edge
  * always sends HTTP 200 on this route, compat-facts 1.2).
  */
-export async function handleGraphql(host: SchemaHost, bus: Bus, message: GraphqlMessage, requestId: string, signal: AbortSignal, options: GraphqlHandlerOptions): Promise<HandlerReply> {
+export async function handleGraphql(host: SchemaHost, bus: Bus, message: GraphqlMessage, requestId: string, signal: AbortSignal, options: GraphqlHandlerOptions, trace?: TraceContext): Promise<HandlerReply> {
   const received = Date.now();
   try {
     const parsed = parseBody(message.body);
     const resolve = options.sendRequestToAuth ? { headers: message.headers, request: parsed } : { headers: message.headers };
-    const session = await bus.request<Session>(bus.subjects.authResolve, resolve, { requestId, timeoutMs: options.timeoutMs });
+    const session = await bus.request<Session>(bus.subjects.authResolve, resolve, { requestId, timeoutMs: options.timeoutMs, trace });
     const limits = roleLimits(host.state.metadata.api_limits, session);
     await admit(limits, session, message, Array.isArray(parsed) ? parsed.length : null, options);
     const deadline = Math.min(requestDeadline(received, options), received + (limits.timeMs ?? Number.POSITIVE_INFINITY));
     const engine = host.state.graphql;
     // Remote servers' Set-Cookie headers go back to the client (compat-facts 7.2) through the reply's meta.
     const setCookies: string[] = [];
-    const context = { db: options.db, requestId, bus, headers: message.headers, timeoutMs: options.timeoutMs, setCookies, signal, deadline, relay: message.relay === true };
+    const context = { db: options.db, requestId, bus, headers: message.headers, timeoutMs: options.timeoutMs, setCookies, signal, deadline, relay: message.relay === true, trace };
     const meta: Record<string, string> = { [REPLY_META.role]: session.role };
     const reply = (body: Uint8Array): HandlerReply => ({ body, meta: setCookies.length === 0 ? meta : { ...meta, [REPLY_META.setCookie]: JSON.stringify(setCookies) } });
     if (!Array.isArray(parsed)) return reply(await engine.execute(parsed, session, context));

@@ -12,6 +12,7 @@ import { REMOTE_SUBSCRIPTIONS, type RemoteRoutes } from '../graphql/remote-merge
 import { graphqlErrorBody } from '../../../src/errors/bodies.js';
 import { errors } from '../../../src/errors/errors.js';
 import { resolveStaticField } from './static-fields.js';
+import type { TraceContext } from '../../../src/tracing/tracer.js';
 
 /** What remote execution needs of the request beyond the database (graphql-handler.ts fills it). */
 export interface RemoteExecutionContext {
@@ -21,6 +22,8 @@ export interface RemoteExecutionContext {
   timeoutMs?: number;
   /** Receives the remote's `Set-Cookie` values, for the reply to the client. */
   setCookies?: string[];
+  /** The request's trace, when it is traced: remote calls join it. */
+  trace?: TraceContext | undefined;
 }
 
 type ReadyDocument = Extract<PreparedDocument, { kind: 'ready' }>;
@@ -69,7 +72,7 @@ export async function executeIfRemote(
   const timeoutMs = Math.max(context.timeoutMs ?? 0, (routing.remote.definition.timeout_seconds ?? REMOTE_TIMEOUT_SECONDS_DEFAULT) * 1000 + 1000);
   let body: Uint8Array;
   try {
-    const reply = await context.bus.ask(context.bus.subjects.remote(REMOTE_VERBS.execute), message, { requestId: context.requestId, timeoutMs });
+    const reply = await context.bus.ask(context.bus.subjects.remote(REMOTE_VERBS.execute), message, { requestId: context.requestId, timeoutMs, trace: context.trace });
     body = reply.body;
     const cookies = reply.meta[REPLY_META.setCookie];
     if (cookies !== undefined) context.setCookies?.push(...(JSON.parse(cookies) as string[]));

@@ -3,6 +3,8 @@ import { Agent as HttpsAgent } from 'node:https';
 import got, { type Got } from 'got';
 import { USER_AGENT } from '../../../src/version.js';
 import type { Trigger } from '../trigger-set.js';
+import { traceHeaders } from '../../../src/tracing/propagation.js';
+import type { TraceContext } from '../../../src/tracing/tracer.js';
 
 /** What one webhook call came to (compat-facts 4.2, 4.3). */
 export interface AttemptResult {
@@ -61,10 +63,10 @@ export class WebhookClient {
     return client;
   }
 
-  async post(trigger: Trigger, url: string, body: Buffer): Promise<AttemptResult> {
+  async post(trigger: Trigger, url: string, body: Buffer, trace?: TraceContext): Promise<AttemptResult> {
     const started = performance.now();
     try {
-      const response = await this.#clientFor(trigger).post(url, { body });
+      const response = await this.#clientFor(trigger).post(url, trace === undefined ? { body } : { body, headers: traceHeaders(trace) });
       const ms = performance.now() - started;
       const success = response.statusCode >= 200 && response.statusCode < 300;
       const text = response.body;

@@ -7,6 +7,7 @@ import { sendSoon } from '../send-soon.js';
 import type { Trigger } from '../trigger-set.js';
 import { InvocationLog, type Outcome } from './invocation.js';
 import type { WebhookClient } from './webhook.js';
+import { SpanKind, tracedEntry, type SpanOptions } from '../../../src/tracing/tracer.js';
 
 /** A delivery not acknowledged within this long is handed to another worker (its worker died). */
 const ACK_WAIT_MS = 10_000;
@@ -179,7 +180,9 @@ export class DeliveryWorker {
     this.#calling.add(message);
     let result;
     try {
-      result = await this.deps.webhooks.post(trigger, trigger.webhook, body);
+      const webhook = trigger.webhook;
+      // Each attempt is the root of its own trace: the event was captured from the WAL, which does not say which request wrote it.
+      result = await tracedEntry(`event delivery ${trigger.name}`, undefined, deliverySpan(trigger.name, eventId, attempt), (trace) => this.deps.webhooks.post(trigger, webhook, body, trace));
     } finally {
       this.#calling.delete(message);
     }
@@ -210,4 +213,8 @@ export class DeliveryWorker {
     else if (outcome === 'retry') sendSoon(() => this.deps.announce('triggers.retry', { ...detail, retry_in_s: retryInMs! / 1000 }));
     else sendSoon(() => this.deps.announce('triggers.failed', { ...detail, response: result.response }));
   }
+}
+
+function deliverySpan(trigger: string, eventId: string, attempt: number): SpanOptions {
+  return { kind: SpanKind.CLIENT, attributes: { 'service.trigger.name': trigger, 'service.event.id': eventId, 'service.event.attempt': attempt } };
 }
