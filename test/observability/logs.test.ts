@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
@@ -5,6 +7,7 @@ import { startEngine, type Engine } from '../../src/engine.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { engineEnv, http, spawnEngineProcess, testPrefix } from '../harness/engine.js';
+import { modernClient } from '../subscriptions/clients.js';
 
 const SECRET = 'logs-secret';
 const ADMIN = { 'x-service-admin-secret': SECRET };
@@ -27,15 +30,19 @@ async function engineWithLines(db: TestDatabase, env: Record<string, string> = {
 
 const graphql = (engine: Engine, body: unknown, headers: Record<string, string> = ADMIN) => http('POST', `${engine.url}/v1/graphql`, body, headers);
 
-/** The http-log line of the request answered with `x-request-id: id`. */
-async function requestLine(lines: () => Line[], id: string): Promise<Line> {
-  for (let tries = 0; tries < 50; tries++) {
-    const found = lines().find((line) => line.requestId === id && line.msg === 'request');
+/** The first line `matches` accepts, once it is written. */
+async function lineWhere(lines: () => Line[], matches: (line: Line) => boolean, what: string, timeoutMs = 1000): Promise<Line> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = lines().find(matches);
     if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`no ${what} line`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  throw new Error(`no request line for ${id}`);
 }
+
+/** The http-log line of the request answered with `x-request-id: id`. */
+const requestLine = (lines: () => Line[], id: string): Promise<Line> => lineWhere(lines, (line) => line.requestId === id && line.msg === 'request', `request ${id}`);
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -117,6 +124,33 @@ describe('logs that answer questions', () => {
       await graphql(engine, [{ query: '{ author { id } }' }, { query: 'mutation { insert_article_one(object: { id: 2, author_id: 98 }) { id } }' }], { ...ADMIN, 'x-request-id': 'batch-1' });
       expect(await requestLine(lines, 'batch-1')).toMatchObject({ operationType: 'query,mutation', errorCode: 'constraint-violation' });
     });
+
+    it('websocket-log says when a socket is accepted and closed', async () => {
+      const { subscribe, close } = modernClient(engine.url, ADMIN);
+      await subscribe('subscription { author { id } }').waitFor(1);
+      const accepted = await lineWhere(lines, (line) => line.type === 'websocket-log' && line.event === 'accepted', 'websocket accepted');
+      expect(accepted).toMatchObject({ protocol: 'graphql-transport-ws', path: '/v1/graphql' });
+      await close();
+      expect(await lineWhere(lines, (line) => line.type === 'websocket-log' && line.event === 'closed' && line.connection === accepted.connection, 'websocket closed', 5000)).toMatchObject({ code: expect.any(Number) });
+    });
+
+    it('webhook-log says how each event webhook call went', async () => {
+      const hook = createServer((request, response) => {
+        request.resume();
+        request.on('end', () => response.writeHead(500).end('no'));
+      });
+      await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+      try {
+        const webhook = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/`;
+        const created = await http('POST', `${engine.url}/v1/metadata`, { type: 'pg_create_event_trigger', args: { source: 'default', name: 'author_added', table: 'author', webhook, insert: { columns: '*' }, retry_conf: { num_retries: 0, interval_sec: 1, timeout_sec: 2 } } }, ADMIN);
+        expect(created.json).toEqual({ message: 'success' });
+        await db.sql("insert into author values (2, 'Grace')");
+        const line = await lineWhere(lines, (candidate) => candidate.type === 'webhook-log', 'webhook-log', 20_000);
+        expect(line).toMatchObject({ trigger: 'author_added', status: 500, outcome: 'error', attempt: 1, event_id: expect.any(String) });
+      } finally {
+        hook.close();
+      }
+    }, 30_000);
 
     it('gives every line a type and an ISO time, and writes no query-log by default', async () => {
       const all = lines();
