@@ -126,7 +126,7 @@ describe('logs that answer questions', () => {
     });
 
     it('websocket-log says when a socket is accepted and closed', async () => {
-      const { subscribe, close } = modernClient(engine.url, ADMIN);
+      const { subscribe, close } = modernClient(engine.url!, ADMIN);
       await subscribe('subscription { author { id } }').waitFor(1);
       const accepted = await lineWhere(lines, (line) => line.type === 'websocket-log' && line.event === 'accepted', 'websocket accepted');
       expect(accepted).toMatchObject({ protocol: 'graphql-transport-ws', path: '/v1/graphql' });
