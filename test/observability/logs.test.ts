@@ -184,6 +184,25 @@ describe('logs that answer questions', () => {
     }
   });
 
+  it('webhook-log says how the auth webhook answered', async () => {
+    const hook = createServer((request, response) => {
+      request.resume();
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ 'X-Service-Role': 'reader', 'X-Service-User-Id': 'hook-user' }));
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/auth`;
+    const { engine, lines } = await engineWithLines(db, { SERVICE_GRAPHQL_AUTH_HOOK: url });
+    try {
+      const reply = await graphql(engine, { query: 'query Mine { author(where: {id: {_eq: 1}}) { name } }' }, { authorization: 'Bearer t', 'x-request-id': 'hook-1' });
+      expect(reply.json).toEqual({ data: { author: [{ name: 'Ada' }] } });
+      expect(await lineWhere(lines, (line) => line.type === 'webhook-log' && line.msg === 'auth webhook', 'auth webhook')).toMatchObject({ url, method: 'GET', status: 200, ms: expect.any(Number) });
+      expect(await requestLine(lines, 'hook-1')).toMatchObject({ role: 'reader', userId: 'hook-user', operationName: 'Mine' });
+    } finally {
+      await engine.stop();
+      hook.close();
+    }
+  });
+
   it('SERVICE_GRAPHQL_ENABLED_LOG_TYPES turns the startup and http-log lines of an engine process on and off', async () => {
     const env = engineEnv(db.url, testPrefix(), { SERVICE_GRAPHQL_ADMIN_SECRET: SECRET, SERVICE_GRAPHQL_ENABLED_LOG_TYPES: 'startup' });
     const process = await spawnEngineProcess(env);
