@@ -100,22 +100,22 @@ export async function handleGraphql(host: SchemaHost, bus: Bus, message: Graphql
   try {
     parsed = parseBody(message.body);
     const resolve = options.sendRequestToAuth ? { headers: message.headers, request: parsed } : { headers: message.headers };
-    session = await bus.request<Session>(bus.subjects.authResolve, resolve, { requestId, timeoutMs: options.timeoutMs });
+    const caller = await bus.request<Session>(bus.subjects.authResolve, resolve, { requestId, timeoutMs: options.timeoutMs });
+    session = caller;
     authMs = performance.now() - started;
-    const limits = roleLimits(host.state.metadata.api_limits, session);
-    await admit(limits, session, message, Array.isArray(parsed) ? parsed.length : null, options);
+    const limits = roleLimits(host.state.metadata.api_limits, caller);
+    await admit(limits, caller, message, Array.isArray(parsed) ? parsed.length : null, options);
     const deadline = Math.min(requestDeadline(received, options), received + (limits.timeMs ?? Number.POSITIVE_INFINITY));
     const engine = host.state.graphql;
     // Remote servers' Set-Cookie headers go back to the client (compat-facts 7.2) through the reply's meta.
     const setCookies: string[] = [];
     const context = { db: options.db, requestId, bus, headers: message.headers, timeoutMs: options.timeoutMs, setCookies, signal, deadline, relay: message.relay === true, facts };
     const reply = (body: Uint8Array, errorCode = errorCodeOf(body)): HandlerReply => {
-      logStatements(options.queryLog, facts, requestId, session!);
+      logStatements(options.queryLog, facts, requestId, caller);
       return { body, meta: meta(errorCode, setCookies.length === 0 ? {} : { [REPLY_META.setCookie]: JSON.stringify(setCookies) }) };
     };
-    if (!Array.isArray(parsed)) return reply(await engine.execute(parsed, session, context));
-    const running = session;
-    const parts = await runBatch(parsed, (request) => engine.execute(request, running, context), context, options.log);
+    if (!Array.isArray(parsed)) return reply(await engine.execute(parsed, caller, context));
+    const parts = await runBatch(parsed, (request) => engine.execute(request, caller, context), context, options.log);
     return reply(joinJsonArray(parts), parts.map(errorCodeOf).find((code) => code !== undefined));
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
