@@ -6,6 +6,8 @@ import { helpText } from './config/help.js';
 import { ConfigError, loadConfig, parseCommandLine, type Config } from './config/load.js';
 import { checkActorSettings, DATABASE_ACTORS, startEngine } from './engine.js';
 import { createLogger, type Logger } from './log/logger.js';
+import { typedLog } from './log/log-types.js';
+import { startupInfo } from './log/startup.js';
 import { runMonitor } from './monitor/monitor.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './pg/embedded.js';
 
@@ -49,6 +51,7 @@ async function serve(config: Config, log: Logger): Promise<number> {
     }
     const engine = await startEngine(effective, log);
     log.info({ instance: engine.instance, url: engine.url, prefix: config.natsPrefix, actors: config.actors }, 'engine started');
+    typedLog(log, 'startup', config.enabledLogTypes).info({ kind: 'server_configuration', info: startupInfo(effective) }, 'startup');
 
     await new Promise<void>((resolveStop) => {
       const stop = (signal: string) => {

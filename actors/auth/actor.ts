@@ -8,6 +8,7 @@ import { createSessionResolver } from './resolver.js';
 import { validateAuthConfig } from './validate.js';
 import { createAuthWebhook } from './webhook.js';
 import { traced } from '../../src/tracing/tracer.js';
+import { typedLog } from '../../src/log/log-types.js';
 
 /** JWK fetches and refreshes go to the monitor subject and to the log (failures as warnings). */
 function reportJwk(context: ActorContext, detail: Record<string, unknown>): void {
@@ -55,7 +56,7 @@ export const authActor: Actor = {
     // The webhook must answer well inside the bus timeout, so that its failure, not a
     // bus timeout, is what the client sees.
     const hookTimeoutMs = Math.min(10_000, Math.floor(config.busTimeoutMs / 2));
-    const webhook = config.authHook === undefined ? undefined : createAuthWebhook({ url: config.authHook, mode: config.authHookMode, timeoutMs: hookTimeoutMs });
+    const webhook = config.authHook === undefined ? undefined : createAuthWebhook({ url: config.authHook, mode: config.authHookMode, timeoutMs: hookTimeoutMs, log: typedLog(context.log, 'webhook-log', config.enabledLogTypes) });
     const resolve = createSessionResolver(config, { jwt, webhook });
     context.serve(context.bus.subjects.authResolve, async (request) => {
       const { headers, request: graphqlRequest } = validate<ResolveRequest>('bus/auth-resolve-request', request.json());

@@ -2,6 +2,7 @@ import got from 'got';
 import { errors } from '../../src/errors/errors.js';
 import { makeSession, ROLE_VARIABLE, SESSION_VARIABLE_PREFIX, type Session } from '../../src/session/session.js';
 import { USER_AGENT } from '../../src/version.js';
+import type { TypedLog } from '../../src/log/log-types.js';
 
 export type AuthHookMode = 'GET' | 'POST';
 
@@ -9,6 +10,8 @@ export interface AuthWebhookOptions {
   url: string;
   mode: AuthHookMode;
   timeoutMs?: number;
+  /** webhook-log: Hasura's type for the auth webhook's answers (event trigger calls log under it too). */
+  log?: TypedLog;
 }
 
 /** The GraphQL request a POST-mode webhook may look at; `null` outside /v1/graphql. */
@@ -69,6 +72,8 @@ export function createAuthWebhook(options: AuthWebhookOptions): AuthWebhook {
   const { url, mode, timeoutMs = 10_000 } = options;
   return async (headers, request = null) => {
     let response;
+    const started = performance.now();
+    const logCall = (fields: Record<string, unknown>) => options.log?.info({ url, method: mode, ms: Math.round(performance.now() - started), ...fields }, 'auth webhook');
     try {
       response = await got(url, {
         method: mode,
@@ -80,8 +85,10 @@ export function createAuthWebhook(options: AuthWebhookOptions): AuthWebhook {
           : { headers: { 'user-agent': USER_AGENT, 'content-type': 'application/json' }, body: JSON.stringify({ headers, request }) }),
       });
     } catch (error) {
+      logCall({ error: (error as Error).message });
       throw errors.authHookFailed('$').withInternal({ error: (error as Error).message });
     }
+    logCall({ status: response.statusCode });
     if (response.statusCode === 200) {
       const session = sessionFromHookBody(response.body);
       const expiresAt = expiryOf(response.headers, Date.now());

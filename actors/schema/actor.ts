@@ -21,6 +21,7 @@ import { SchemaHost } from './host.js';
 import { probeRemoteSchemas } from './remote/probe.js';
 import { ensureSnapshotPointers } from './remote/snapshot-pointers.js';
 import { runQuery } from './query-runner.js';
+import { typedLog } from '../../src/log/log-types.js';
 
 interface MetadataChanged {
   resource_version: number;
@@ -86,6 +87,8 @@ export const schemaActor: Actor = {
       rateLimiter: new RateLimiter(rateCounts),
       trustProxyHeaders: config.trustProxyHeaders,
       log,
+      queryLog: typedLog(log, 'query-log', config.enabledLogTypes),
+      counters: { rateLimited: 0 },
     };
     const inFlight = new InFlightRequests();
     context.serve(subjects.graphql, async (request) => {
@@ -139,6 +142,7 @@ export const schemaActor: Actor = {
       pg_pool_waiting: pool.waitingCount,
       pg_share_waiting: share.waiting,
       requests_in_flight: inFlight.size,
+      rate_limited: graphqlOptions.counters.rateLimited,
     }));
 
     return {

@@ -18,6 +18,7 @@ import { EventLog } from './log/event-log.js';
 import { serveTriggerRequests } from './ops/handlers.js';
 import { LogReader } from './ops/reads.js';
 import { TriggerSet } from './trigger-set.js';
+import { typedLog } from '../../src/log/log-types.js';
 
 /** How often the metadata is re-read in case a `metadata.changed` broadcast was missed. */
 const STALENESS_CHECK_MS = 10_000;
@@ -104,6 +105,7 @@ export const triggersActor: Actor = {
       },
       announce: (kind, detail) => context.announce(kind, detail),
       log,
+      webhookLog: typedLog(log, 'webhook-log', config.enabledLogTypes),
     });
 
     // Delivery starts with the first trigger; once started it keeps draining (archived events included).
@@ -147,6 +149,7 @@ export const triggersActor: Actor = {
       delivery_failed: delivery.counters.failed,
       delivery_retries: delivery.counters.retried,
       events_archived: delivery.counters.archived,
+      ...delivery.triggerStats.gauges(),
     }));
 
     // Every instance answers for its own calls (no queue group): redeliver_event's `busy`.

@@ -1,4 +1,5 @@
 import { readCorsDomains, type CorsDomains } from './cors-domains.js';
+import { DEFAULT_LOG_TYPES, LOG_TYPES } from '../log/log-types.js';
 
 /**
  * Every setting the engine reads, each with its CLI flag, its `SERVICE_GRAPHQL_*`
@@ -139,6 +140,7 @@ export const OPTIONS = {
   authHookMode: { flag: '--auth-hook-mode', env: 'SERVICE_GRAPHQL_AUTH_HOOK_MODE', parse: oneOf(['GET', 'POST'] as const), default: 'GET', help: 'How the authentication webhook is called.' },
   unauthorizedRole: { flag: '--unauthorized-role', env: 'SERVICE_GRAPHQL_UNAUTHORIZED_ROLE', parse: text, help: 'Role of requests that carry no credentials.' },
   enabledApis: { flag: '--enabled-apis', env: 'SERVICE_GRAPHQL_ENABLED_APIS', parse: listOf(API_NAMES), default: ['metadata', 'graphql', 'config'] as ApiName[], help: `Comma-separated APIs to serve, from ${API_NAMES.join(', ')}.` },
+  enabledLogTypes: { flag: '--enabled-log-types', env: 'SERVICE_GRAPHQL_ENABLED_LOG_TYPES', parse: listOf(LOG_TYPES), default: DEFAULT_LOG_TYPES, help: `Comma-separated log types to write, from ${LOG_TYPES.join(', ')} (query-log: the SQL of each GraphQL operation, for debugging). Lines of other types are always written.` },
   enableRemoteSchemaPermissions: { flag: '--enable-remote-schema-permissions', env: 'SERVICE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS', parse: boolean, default: false, boolean: true, help: 'Enforce per-role remote schema permissions.' },
   enableAllowlist: { flag: '--enable-allowlist', env: 'SERVICE_GRAPHQL_ENABLE_ALLOWLIST', parse: boolean, default: false, boolean: true, help: 'Serve a non-admin role only the operations of the query collections in the allowlist (scoped globally or to its role).' },
   stringifyNumericTypes: { flag: '--stringify-numeric-types', env: 'SERVICE_GRAPHQL_STRINGIFY_NUMERIC_TYPES', parse: boolean, default: false, boolean: true, help: 'Answer bigint, numeric and double precision values (columns, aggregates of them, computed fields) as JSON strings, so that clients parsing JSON numbers as doubles lose no digits.' },

@@ -9,6 +9,8 @@ import { errors } from '../errors/errors.js';
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../json/nesting.js';
 import { ServiceError } from '../errors/service-error.js';
 import type { Logger } from '../log/logger.js';
+import { typedLog } from '../log/log-types.js';
+import { operationLogFields } from '../log/operation-facts.js';
 import { isAdmin, type Session } from '../session/session.js';
 import { extractTraceFromRecord } from '../tracing/propagation.js';
 import { SpanKind, annotateSpan, tracedEntry, tracingEnabled, type TraceContext } from '../tracing/tracer.js';
@@ -27,6 +29,8 @@ interface RequestFacts {
   trace?: TraceContext | undefined;
   role?: string;
   operation?: string;
+  /** A /v1/graphql reply's log facts (log/operation-facts.ts), with the time spent sending it. */
+  graphql?: Record<string, unknown>;
 }
 
 type RouteHandler = (request: IncomingMessage, response: ServerResponse, facts: RequestFacts) => Promise<Sent>;
@@ -89,10 +93,14 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
         throw error;
       });
       facts.role = reply.meta[REPLY_META.role];
+      const sending = performance.now();
+      facts.graphql = operationLogFields(reply.meta);
       // Remote servers' cookies, a JSON array in the reply's meta (compat-facts 7.2).
       const cookies = reply.meta[REPLY_META.setCookie];
       if (cookies !== undefined) response.setHeader('set-cookie', JSON.parse(cookies) as string[]);
-      return sendBody(request, response, 200, reply.body, JSON_TYPE, facts.requestId);
+      const sent = sendBody(request, response, 200, reply.body, JSON_TYPE, facts.requestId);
+      facts.graphql.sendMs = Math.round((performance.now() - sending) * 100) / 100;
+      return sent;
     } catch (error) {
       return sendGraphqlError(response, asServiceError(error, deps.log, facts));
     }
@@ -159,7 +167,8 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
   }
 
   const cors = createCors(config);
-  const logRequests = deps.log.isLevelEnabled('info');
+  const httpLog = typedLog(deps.log, 'http-log', config.enabledLogTypes);
+  const logRequests = httpLog.enabled;
   return async (request, response) => {
     const facts: RequestFacts = { requestId: headerValue(request, 'x-request-id') ?? Bus.newRequestId() };
     const started = logRequests ? performance.now() : 0;
@@ -176,8 +185,8 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
       else sent = sendQueryError(response, errors.notFound('$'), false);
     }
     if (logRequests) {
-      deps.log.info(
-        { method: request.method, path, status: sent.status, ms: Math.round((performance.now() - started) * 100) / 100, role: facts.role, operation: facts.operation, requestId: facts.requestId },
+      httpLog.info(
+        { method: request.method, path, status: sent.status, ms: Math.round((performance.now() - started) * 100) / 100, role: facts.role, operation: facts.operation, requestId: facts.requestId, ...facts.graphql },
         'request',
       );
     }

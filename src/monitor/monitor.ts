@@ -1,9 +1,11 @@
 import type { Bus } from '../bus/bus.js';
 import type { Heartbeat, MonitorEvent } from './messages.js';
+import { renderSummary, summarize, summarizedGauge } from './summary.js';
 
 /**
  * The `monitor` command: asks every actor instance for its counters, then prints the
- * cluster as a table, refreshed from the heartbeats, with notable events as they come.
+ * cluster as a table and a summary of it (subscriptions, rate-limit refusals, slot lag,
+ * lag and failures per trigger), refreshed from the heartbeats, with notable events as they come.
  */
 export async function runMonitor(bus: Bus, out: NodeJS.WritableStream, options: { once: boolean; refreshMs: number }): Promise<void> {
   const latest = new Map<string, Heartbeat>();
@@ -33,10 +35,10 @@ export function renderCluster(beats: Heartbeat[]): string {
       String(beat.handled),
       String(beat.failed),
       `${beat.latency_ms.p50}/${beat.latency_ms.p90}/${beat.latency_ms.p99}`,
-      Object.entries(beat.gauges).map(([key, value]) => `${key}=${String(value)}`).join(' '),
+      Object.entries(beat.gauges).filter(([key]) => !summarizedGauge(key)).map(([key, value]) => `${key}=${String(value)}`).join(' '),
     ]);
   const header = ['INSTANCE', 'ACTOR', 'UP(s)', 'HANDLED', 'FAILED', 'P50/P90/P99 ms', 'GAUGES'];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
-  return `${[line(header), ...rows.map(line)].join('\n')}\n\n`;
+  return `${[line(header), ...rows.map(line)].join('\n')}\n\n${renderSummary(summarize(beats))}`;
 }

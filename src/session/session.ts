@@ -16,6 +16,8 @@ export interface Session {
 export const ADMIN_ROLE = 'admin';
 export const SESSION_VARIABLE_PREFIX = 'x-service-';
 export const ROLE_VARIABLE = 'x-service-role';
+/** The variable that names the user, by Hasura's convention; logs carry it. */
+export const USER_ID_VARIABLE = 'x-service-user-id';
 
 export function isAdmin(session: Session): boolean {
   return session.role === ADMIN_ROLE;

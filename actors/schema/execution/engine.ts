@@ -35,6 +35,7 @@ import { RoleRemoteSources } from '../models/remote-access.js';
 import { mergeRemoteView, type RemoteRoutes } from '../graphql/remote-merge.js';
 import { executeIfRemote, unservedOperation, type RemoteExecutionContext } from './remote-routing.js';
 import { admissionFor } from './admission.js';
+import type { OperationFacts } from '../../../src/log/operation-facts.js';
 
 /** One GraphQL request of a (possibly batched) POST /v1/graphql body. */
 export interface GraphqlRequest {
@@ -52,6 +53,8 @@ export interface ExecutionContext extends RemoteExecutionContext {
   deadline?: number;
   /** The request came to the Relay API (`/v1beta1/relay`), served from the role's Relay schema. */
   relay?: boolean;
+  /** Where the request's log facts are gathered: its operations, statements and SQL time. */
+  facts?: OperationFacts;
 }
 
 /** Serves GraphQL for every role from one metadata version and catalog. */
@@ -219,8 +222,12 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
     },
     async execute(request, session, context) {
       const found = await ready(request, session, context);
-      if (found instanceof Uint8Array) return found;
+      if (found instanceof Uint8Array) {
+        context.facts?.operations.push({ name: request.operationName ?? null, type: null });
+        return found;
+      }
       const { runtime, prepared, variables } = found;
+      context.facts?.operations.push({ name: prepared.operation.name?.value ?? null, type: prepared.operation.operation });
       if (prepared.operation.operation === 'subscription') return graphqlErrorBody([errors.subscriptionOverHttp('$')]);
       if (runtime.remote !== null) {
         const remote = await executeIfRemote(runtime.remote, runtime.schema, prepared, request, variables, session, context);
@@ -229,7 +236,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
       if (prepared.operation.operation === 'mutation') {
         const { access, writes } = runtime;
         const request = { model, access, writes, operation: prepared.operation, fragments: prepared.fragments, emitSessionMessage, stringifyNumbers, ...(runtime.relay ? { relayField: relayRowField, interfaces: RELAY_INTERFACES } : {}) };
-        return executeMutation({ document: prepared, request, variables, session, db: context.db, bounds: boundsFor(session, context) });
+        return executeMutation({ document: prepared, request, variables, session, db: context.db, bounds: boundsFor(session, context), ...(context.facts === undefined ? {} : { facts: context.facts }) });
       }
 
       let plan: CompiledPlan;
@@ -245,8 +252,12 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
       }
 
       const statement = { name: plan.statementName, text: plan.sql, values };
+      context.facts?.statements.push(plan.sql);
+      const sqlStarted = performance.now();
       try {
-        const result = await withBoundedClient(context.db, boundsFor(session, context), (client) => client.query<{ data: string }>(statement));
+        const result = await withBoundedClient(context.db, boundsFor(session, context), (client) => client.query<{ data: string }>(statement)).finally(() => {
+          if (context.facts !== undefined) context.facts.sqlMs += performance.now() - sqlStarted;
+        });
         // The data object is Postgres' JSON text, spliced in unparsed (ARCHITECTURE decision 4).
         return encodeText(`{"data":${result.rows[0]!.data}}`);
       } catch (error) {

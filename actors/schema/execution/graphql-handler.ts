@@ -5,9 +5,11 @@ import { errors } from '../../../src/errors/errors.js';
 import { ServiceError } from '../../../src/errors/service-error.js';
 import type { BoundedPool } from '../../../src/pg/bounded-client.js';
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../../../src/json/nesting.js';
-import type { Session } from '../../../src/session/session.js';
+import { USER_ID_VARIABLE, type Session } from '../../../src/session/session.js';
 import type { Logger } from '../../../src/log/logger.js';
 import type { TraceContext } from '../../../src/tracing/tracer.js';
+import type { TypedLog } from '../../../src/log/log-types.js';
+import { errorCodeOf, newOperationFacts, operationMeta, queryHash, type OperationFacts } from '../../../src/log/operation-facts.js';
 import { roleLimits, type RoleLimits } from './api-limits.js';
 import { runBatch } from './batch.js';
 import type { GraphqlRequest } from './engine.js';
@@ -59,6 +61,10 @@ export interface GraphqlHandlerOptions {
   /** SERVICE_GRAPHQL_TRUST_PROXY_HEADERS: a client's IP from x-real-ip / x-forwarded-for. */
   trustProxyHeaders: boolean;
   log: Logger;
+  /** query-log: each request's statements, for admin debugging. */
+  queryLog: TypedLog;
+  /** Requests refused by a rate limit, for the heartbeat. */
+  counters: { rateLimited: number };
 }
 
 /** Room left for the answer to reach the edge before the edge stops waiting for it. */
@@ -76,26 +82,56 @@ export function requestDeadline(received: number, options: { timeoutMs: number; 
  */
 export async function handleGraphql(host: SchemaHost, bus: Bus, message: GraphqlMessage, requestId: string, signal: AbortSignal, options: GraphqlHandlerOptions, trace?: TraceContext): Promise<HandlerReply> {
   const received = Date.now();
+  const started = performance.now();
+  const facts = newOperationFacts();
+  let authMs = 0;
+  let parsed: GraphqlRequest | GraphqlRequest[] | undefined;
+  let session: Session | undefined;
+  // The log facts of every answer, errors included: a failed request must not log like a success.
+  const meta = (errorCode: string | undefined, extra: Record<string, string> = {}): Record<string, string> => {
+    const planMs = Math.max(0, performance.now() - started - authMs - facts.sqlMs);
+    const query = parsed === undefined ? undefined : Array.isArray(parsed) ? parsed.map((item) => item.query).join('\n') : parsed.query;
+    const userId = session?.variables[USER_ID_VARIABLE];
+    return {
+      ...operationMeta(facts, { authMs, planMs }, { ...(errorCode === undefined ? {} : { errorCode }), ...(query === undefined ? {} : { queryHash: queryHash(query) }), ...(userId === undefined ? {} : { userId }) }),
+      ...(session === undefined ? {} : { [REPLY_META.role]: session.role }),
+      ...extra,
+    };
+  };
   try {
-    const parsed = parseBody(message.body);
+    parsed = parseBody(message.body);
     const resolve = options.sendRequestToAuth ? { headers: message.headers, request: parsed } : { headers: message.headers };
-    const session = await bus.request<Session>(bus.subjects.authResolve, resolve, { requestId, timeoutMs: options.timeoutMs, trace });
-    const limits = roleLimits(host.state.metadata.api_limits, session);
-    await admit(limits, session, message, Array.isArray(parsed) ? parsed.length : null, options);
+    const caller = await bus.request<Session>(bus.subjects.authResolve, resolve, { requestId, timeoutMs: options.timeoutMs, trace });
+    session = caller;
+    authMs = performance.now() - started;
+    const limits = roleLimits(host.state.metadata.api_limits, caller);
+    await admit(limits, caller, message, Array.isArray(parsed) ? parsed.length : null, options);
     const deadline = Math.min(requestDeadline(received, options), received + (limits.timeMs ?? Number.POSITIVE_INFINITY));
     const engine = host.state.graphql;
     // Remote servers' Set-Cookie headers go back to the client (compat-facts 7.2) through the reply's meta.
     const setCookies: string[] = [];
-    const context = { db: options.db, requestId, bus, headers: message.headers, timeoutMs: options.timeoutMs, setCookies, signal, deadline, relay: message.relay === true, trace };
-    const meta: Record<string, string> = { [REPLY_META.role]: session.role };
-    const reply = (body: Uint8Array): HandlerReply => ({ body, meta: setCookies.length === 0 ? meta : { ...meta, [REPLY_META.setCookie]: JSON.stringify(setCookies) } });
-    if (!Array.isArray(parsed)) return reply(await engine.execute(parsed, session, context));
-    const parts = await runBatch(parsed, (request) => engine.execute(request, session, context), context, options.log);
-    return reply(joinJsonArray(parts));
+    const context = { db: options.db, requestId, bus, headers: message.headers, timeoutMs: options.timeoutMs, setCookies, signal, deadline, relay: message.relay === true, trace, facts };
+    const reply = (body: Uint8Array, errorCode = errorCodeOf(body)): HandlerReply => {
+      logStatements(options.queryLog, facts, requestId, caller);
+      return { body, meta: meta(errorCode, setCookies.length === 0 ? {} : { [REPLY_META.setCookie]: JSON.stringify(setCookies) }) };
+    };
+    if (!Array.isArray(parsed)) return reply(await engine.execute(parsed, caller, context));
+    const parts = await runBatch(parsed, (request) => engine.execute(request, caller, context), context, options.log);
+    return reply(joinJsonArray(parts), parts.map(errorCodeOf).find((code) => code !== undefined));
   } catch (error) {
-    if (error instanceof ServiceError) return graphqlErrorBody([error]);
-    throw error;
+    if (!(error instanceof ServiceError)) throw error;
+    if (error.code === RATE_LIMITED_CODE) options.counters.rateLimited++;
+    const body = graphqlErrorBody([error]);
+    return { body, meta: meta(error.code) };
   }
+}
+
+/** A rate limit's refusal, told apart by its code (errors.ts) for the monitor's count. */
+const RATE_LIMITED_CODE = errors.rateLimitExceeded('$', 0).code;
+
+function logStatements(queryLog: TypedLog, facts: OperationFacts, requestId: string, session: Session): void {
+  if (!queryLog.enabled || facts.statements.length === 0) return;
+  queryLog.info({ requestId, role: session.role, operationName: facts.operations.map((operation) => operation.name ?? '').join(','), statements: facts.statements }, 'query');
 }
 
 /** Refuses a batch larger than the role's batch limit, and a client over its rate limit (each operation of a batch counts). */

@@ -5,6 +5,7 @@ import { withBoundedClient, type BoundedPool, type RequestBounds } from '../../.
 import type { PoolClient } from '../../../src/pg/pool.js';
 import { ServiceError } from '../../../src/errors/service-error.js';
 import { isAdmin, type Session } from '../../../src/session/session.js';
+import type { OperationFacts } from '../../../src/log/operation-facts.js';
 import { compileMutation, type CompiledMutation, type MutationRequest } from '../sql/mutation.js';
 import type { MutationStep } from '../sql/mutation-plan.js';
 import { bindParams } from '../sql/params.js';
@@ -23,6 +24,8 @@ export interface MutationExecution {
   session: Session;
   db: BoundedPool;
   bounds: RequestBounds;
+  /** Where the request's statements and SQL time are told to its log lines. */
+  facts?: OperationFacts;
 }
 
 /**
@@ -48,6 +51,9 @@ export async function executeMutation(execution: MutationExecution): Promise<Uin
   const values = (step: MutationStep) => bindParams(step.params, variables, session.variables, carried);
   // PostgreSQL's detail and the statement (`internal`) are for the admin role only.
   const errorBody = (error: ServiceError) => graphqlErrorBody([error], isAdmin(session));
+  const facts = execution.facts;
+  for (const { step } of runs) facts?.statements.push(step.sql);
+  const sqlStarted = performance.now();
 
   try {
     if (runs.length === 1 && !runs[0]!.step.checked && runs[0]!.step.failures.length === 0) {
@@ -94,6 +100,8 @@ export async function executeMutation(execution: MutationExecution): Promise<Uin
     // connection itself (a statement's own error is a `failure` above).
     if (error instanceof ServiceError) return errorBody(error);
     return errorBody(databaseError(error, { sql: 'begin', values: [] }));
+  } finally {
+    if (facts !== undefined) facts.sqlMs += performance.now() - sqlStarted;
   }
 
   // Postgres built each field's JSON; it is spliced in unparsed, as queries are.

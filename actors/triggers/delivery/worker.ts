@@ -1,11 +1,13 @@
 import { AckPolicy, DeliverPolicy, jetstreamManager, type Consumer, type JsMsg } from '@nats-io/jetstream';
 import type { Bus } from '../../../src/bus/bus.js';
 import type { Logger } from '../../../src/log/logger.js';
+import type { TypedLog } from '../../../src/log/log-types.js';
 import type { EventLog } from '../log/event-log.js';
 import { EVENT_HEADER, webhookBody } from '../log/event-message.js';
 import { sendSoon } from '../send-soon.js';
 import type { Trigger } from '../trigger-set.js';
 import { InvocationLog, type Outcome } from './invocation.js';
+import { TriggerStats } from './trigger-stats.js';
 import type { WebhookClient } from './webhook.js';
 import { SpanKind, tracedEntry, type SpanOptions } from '../../../src/tracing/tracer.js';
 
@@ -34,6 +36,7 @@ export interface DeliveryCounters {
  */
 export class DeliveryWorker {
   readonly counters: DeliveryCounters = { delivered: 0, failed: 0, retried: 0, archived: 0, inFlight: 0 };
+  readonly triggerStats = new TriggerStats();
   #stopped = false;
   #slotFreed: (() => void) | null = null;
   #loop: Promise<void> | null = null;
@@ -54,6 +57,8 @@ export class DeliveryWorker {
       findTrigger: (name: string) => Promise<Trigger | undefined>;
       announce: (kind: string, detail: Record<string, unknown>) => void;
       log: Logger;
+      /** webhook-log: one line per webhook call. */
+      webhookLog: TypedLog;
     },
   ) {
     this.#invocations = new InvocationLog(deps.eventLog);
@@ -190,6 +195,8 @@ export class DeliveryWorker {
     const outcome: Outcome = result.success ? 'delivered' : currentRetry < trigger.retry.num_retries || result.retryAfter !== null ? 'retry' : 'error';
     const retryInMs = outcome === 'retry' ? (result.retryAfter ?? trigger.retry.interval_sec) * 1000 : null;
     const detail = { trigger: trigger.name, event_id: eventId, attempt, status: result.status, ms: Math.round(result.ms) };
+    this.triggerStats.record(trigger.name, message.info.timestampNanos / 1e6, outcome);
+    this.deps.webhookLog.info({ ...detail, outcome }, 'webhook');
     // The event is settled as soon as the webhook answered: it stays in the event log either
     // way, so acking it never waits for the attempt's record (a JetStream round trip).
     if (outcome === 'delivered') {

@@ -5,6 +5,7 @@ import { JsonReply, type Bus } from '../../bus/bus.js';
 import type { Delivery } from '../../bus/messages/subscriptions.js';
 import type { Config } from '../../config/load.js';
 import type { Logger } from '../../log/logger.js';
+import { typedLog } from '../../log/log-types.js';
 import { errors } from '../../errors/errors.js';
 import { validate } from '../../schemas/validator.js';
 import { flattenHeaders } from '../body.js';
@@ -48,6 +49,7 @@ export function attachWebSockets(server: Server, deps: WebSocketEdgeDeps): { soc
     handleProtocols: (protocols) => (protocols.has(MODERN) ? MODERN : protocols.has(LEGACY) ? LEGACY : false),
   });
   const graphqlEnabled = config.enabledApis.includes('graphql');
+  const websocketLog = typedLog(log, 'websocket-log', config.enabledLogTypes);
   const cors = createCors(config);
 
   server.on('upgrade', (request: IncomingMessage, stream: Duplex, head: Buffer) => {
@@ -75,7 +77,11 @@ export function attachWebSockets(server: Server, deps: WebSocketEdgeDeps): { soc
     if (!readCookie) delete handshakeHeaders.cookie;
     const session = new SocketSession({ bus, instance: deps.instance, connection, handshakeHeaders, clientAddress: request.socket.remoteAddress ?? '', timeoutMs: config.busTimeoutMs, log });
     sessions.set(connection, session);
-    socket.once('close', () => sessions.delete(connection));
+    websocketLog.info({ event: 'accepted', connection, protocol: socket.protocol, path: (request.url ?? '/').split('?')[0] }, 'websocket');
+    socket.once('close', (code: number) => {
+      sessions.delete(connection);
+      websocketLog.info({ event: 'closed', connection, protocol: socket.protocol, code }, 'websocket');
+    });
     const common = { keepAliveMs: config.websocketKeepalive * 1000, maxBufferedBytes: config.websocketMaxBufferedBytes, log };
     const modern = socket.protocol === MODERN;
     if (modern) speakTransportWs(socket, session, { ...common, connectionInitTimeoutMs: config.websocketConnectionInitTimeout * 1000 });
