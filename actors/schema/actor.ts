@@ -21,6 +21,7 @@ import { SchemaHost } from './host.js';
 import { probeRemoteSchemas } from './remote/probe.js';
 import { ensureSnapshotPointers } from './remote/snapshot-pointers.js';
 import { runQuery } from './query-runner.js';
+import { recordGraphql } from '../../src/metrics/graphql-outcome.js';
 
 interface MetadataChanged {
   resource_version: number;
@@ -52,7 +53,7 @@ export const schemaActor: Actor = {
     await ensureSnapshotPointers(pool);
     const ask = () => actorRequest(bus, { requestId: Bus.newRequestId(), timeoutMs: config.busTimeoutMs });
     const outages = await probeRemoteSchemas(pool, (await store.read()).metadata, ask(), log);
-    const host = await SchemaHost.load(store, pool, log, { permissionsEnabled: config.enableRemoteSchemaPermissions, outages }, { inferFunctionPermissions: config.inferFunctionPermissions, enableAllowlist: config.enableAllowlist, stringifyNumericTypes: config.stringifyNumericTypes, log }, ask);
+    const host = await SchemaHost.load(store, pool, log, { permissionsEnabled: config.enableRemoteSchemaPermissions, outages }, { inferFunctionPermissions: config.inferFunctionPermissions, enableAllowlist: config.enableAllowlist, stringifyNumericTypes: config.stringifyNumericTypes, log, ...(context.metrics === undefined ? {} : { onPlanCache: (hit: boolean) => context.metrics!.recordPlanCache(hit) }) }, ask);
     const subjects = bus.subjects;
 
     context.serve(subjects.query, async (request) => {
@@ -86,13 +87,19 @@ export const schemaActor: Actor = {
       rateLimiter: new RateLimiter(rateCounts),
       trustProxyHeaders: config.trustProxyHeaders,
       log,
+      onRateLimited: context.metrics === undefined ? undefined : () => context.metrics!.recordRateLimited(),
     };
     const inFlight = new InFlightRequests();
+    const metrics = context.metrics;
     context.serve(subjects.graphql, async (request) => {
       const message = validate<GraphqlMessage>('bus/graphql-request', request.json());
       const running = inFlight.begin(message.cancel_key);
       try {
-        return await handleGraphql(host, bus, message, request.requestId, running.signal, graphqlOptions);
+        if (metrics === undefined) return await handleGraphql(host, bus, message, request.requestId, running.signal, graphqlOptions);
+        const started = performance.now();
+        const reply = await handleGraphql(host, bus, message, request.requestId, running.signal, graphqlOptions);
+        recordGraphql(metrics, message.body, reply, (performance.now() - started) / 1000);
+        return reply;
       } finally {
         running.end();
       }

@@ -104,6 +104,7 @@ export const triggersActor: Actor = {
       },
       announce: (kind, detail) => context.announce(kind, detail),
       log,
+      metrics: context.metrics,
     });
 
     // Delivery starts with the first trigger; once started it keeps draining (archived events included).

@@ -1,6 +1,7 @@
 import { AckPolicy, DeliverPolicy, jetstreamManager, type Consumer, type JsMsg } from '@nats-io/jetstream';
 import type { Bus } from '../../../src/bus/bus.js';
 import type { Logger } from '../../../src/log/logger.js';
+import type { EngineMetrics } from '../../../src/metrics/engine-metrics.js';
 import type { EventLog } from '../log/event-log.js';
 import { EVENT_HEADER, webhookBody } from '../log/event-message.js';
 import { sendSoon } from '../send-soon.js';
@@ -53,6 +54,7 @@ export class DeliveryWorker {
       findTrigger: (name: string) => Promise<Trigger | undefined>;
       announce: (kind: string, detail: Record<string, unknown>) => void;
       log: Logger;
+      metrics: EngineMetrics | undefined;
     },
   ) {
     this.#invocations = new InvocationLog(deps.eventLog);
@@ -169,6 +171,8 @@ export class DeliveryWorker {
     }
     const attempt = message.info.deliveryCount;
     const currentRetry = attempt - 1;
+    // The stream's timestamp is when the event was stored: a retry's queue time includes its wait.
+    this.deps.metrics?.recordEventFetched(Math.max(0, Date.now() - message.info.timestampNanos / 1e6) / 1000);
     if (trigger.webhook === null) {
       this.deps.log.error({ trigger: trigger.name }, 'webhook_from_env names an unset variable; event retried later');
       message.nak(60_000);
@@ -186,6 +190,7 @@ export class DeliveryWorker {
     // compat-facts 4.2: a usable Retry-After forces another try even when retries are used up.
     const outcome: Outcome = result.success ? 'delivered' : currentRetry < trigger.retry.num_retries || result.retryAfter !== null ? 'retry' : 'error';
     const retryInMs = outcome === 'retry' ? (result.retryAfter ?? trigger.retry.interval_sec) * 1000 : null;
+    this.deps.metrics?.recordInvocation(trigger.name, result.success, outcome !== 'retry', result.ms / 1000);
     const detail = { trigger: trigger.name, event_id: eventId, attempt, status: result.status, ms: Math.round(result.ms) };
     // The event is settled as soon as the webhook answered: it stays in the event log either
     // way, so acking it never waits for the attempt's record (a JetStream round trip).
