@@ -3,6 +3,7 @@ import { startEmbeddedPostgres } from '../../src/pg/embedded.js';
 import { createPool } from '../../src/pg/pool.js';
 import { runAuthBench } from './auth.js';
 import { LIMITS_BENCH_HEADER, LIMITS_BENCH_TITLE, runLimitsBench } from './limits.bench.js';
+import { METRICS_BENCH_HEADER, METRICS_BENCH_TITLE, runMetricsBench } from './metrics.bench.js';
 import { seedDataset } from './dataset.js';
 import { load, median, printTable, probe, residentMiB, startBenchEngine, startTarget, type LoadResult, type Target } from './harness.js';
 import { QUERIES } from './queries.js';
@@ -17,8 +18,8 @@ import { runTriggersBench, TRIGGERS_BENCH_HEADER, TRIGGERS_BENCH_TITLE } from '.
  * in the same run on the same database, query by query. Figures are requests/s, p50 and
  * p99 latency (ms), and the engine's ratios to both peers. Last come the remote schema
  * benchmark (remote.bench.ts), the event trigger one (triggers.bench.ts), the
- * subscriptions one (subscriptions.bench.ts) and the limits one (limits.bench.ts), each
- * with its own database and engine.
+ * subscriptions one (subscriptions.bench.ts), the limits one (limits.bench.ts) and the
+ * metrics one (metrics.bench.ts), each with its own database and engine.
  * Settings: BENCH_SECONDS per round (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 20).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -122,6 +123,10 @@ async function main(): Promise<void> {
   // API limits and the allowlist (limits.bench.ts), with engines and databases of their own.
   process.stdout.write(`\n${LIMITS_BENCH_TITLE}\n`);
   printTable(LIMITS_BENCH_HEADER, await runLimitsBench(NATS_URL));
+
+  // Prometheus metrics (metrics.bench.ts), with engines and databases of their own.
+  process.stdout.write(`\n${METRICS_BENCH_TITLE}\n`);
+  printTable(METRICS_BENCH_HEADER, await runMetricsBench(NATS_URL));
 }
 
 function sampleRss(pid: number): { stop(): Promise<number> } {
