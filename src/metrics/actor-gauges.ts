@@ -32,6 +32,7 @@ export function sampleActorGauges(actors: readonly ActorGauges[], metrics: Actor
   metrics.postgresConnections.reset();
   metrics.actorRequests.reset();
   metrics.subscriptionPollers.reset();
+  metrics.activeSubscriptions.reset();
   for (const actor of actors) {
     const { handled, failed, gauges } = actor.read();
     metrics.actorRequests.set({ actor: actor.actor, outcome: 'ok' }, handled - failed);
@@ -44,7 +45,8 @@ export function sampleActorGauges(actors: readonly ActorGauges[], metrics: Actor
     };
     set(metrics.httpConnections, 'http_connections');
     set(metrics.websocketConnections, 'websockets');
-    set(metrics.activeSubscriptions, 'subscriptions');
+    set(metrics.activeSubscriptions, 'subscriptions_change_driven', { mode: 'change-driven' });
+    set(metrics.activeSubscriptions, 'subscriptions_polling', { mode: 'polling' });
     set(metrics.subscriptionPollers, 'pollers_change_driven', { mode: 'change-driven' });
     set(metrics.subscriptionPollers, 'pollers_polling', { mode: 'polling' });
     set(metrics.eventWorkers, 'deliveries_in_flight');

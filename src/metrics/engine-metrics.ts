@@ -47,7 +47,7 @@ export class EngineMetrics {
     this.#gauges = {
       httpConnections: gauge('service_http_connections', 'Open HTTP connections of this instance\'s edge (WebSockets included until upgraded).'),
       websocketConnections: gauge('service_websocket_connections', 'Open WebSocket connections of this instance\'s edge.'),
-      activeSubscriptions: gauge('service_active_subscriptions', 'Subscriptions this instance\'s subscriptions actor holds.'),
+      activeSubscriptions: gauge('service_active_subscriptions', 'Subscriptions this instance\'s subscriptions actor holds, by mode: change-driven (refetched when a table they read changes) or polling.', ['mode']),
       subscriptionPollers: gauge('service_subscription_pollers', 'Pollers (subscriptions sharing one plan) by mode: change-driven (refetched when a table they read changes) or polling.', ['mode']),
       eventWorkers: gauge('service_event_trigger_http_workers', 'Event trigger webhook calls in flight on this instance.'),
       postgresConnections: gauge('service_postgres_connections', 'PostgreSQL pool connections per actor, by state: in_use, idle, waiting (callers waiting for a connection).', ['actor', 'state']),
