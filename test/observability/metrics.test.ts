@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { http, startTestEngine, type TestEngine } from '../harness/engine.js';
 import { eventually, startWebhook, stopAll, trackTables, type Webhook } from '../triggers/fixtures.js';
+import { modernClient } from '../subscriptions/clients.js';
 import { parseSamples, sampleValue, type Sample } from './prometheus-text.js';
 
 const ADMIN = 'metrics-admin-secret';
@@ -127,7 +128,6 @@ describe('GET /v1/metrics', () => {
     const samples = await scrape();
     expect(sampleValue(samples, 'service_http_connections')).toBeGreaterThanOrEqual(1);
     expect(sampleValue(samples, 'service_websocket_connections')).toBe(0);
-    expect(sampleValue(samples, 'service_active_subscriptions')).toBe(0);
     const version = (await engine.query({ type: 'export_metadata', version: 2, args: {} })).json.resource_version;
     expect(sampleValue(samples, 'service_schema_cache_metadata_resource_version')).toBe(version);
     expect(sampleValue(samples, 'service_postgres_connections', { actor: 'schema', state: 'in_use' })).toBeGreaterThanOrEqual(0);
@@ -135,6 +135,27 @@ describe('GET /v1/metrics', () => {
     expect(sampleValue(samples, 'service_actor_requests_handled', { actor: 'schema', outcome: 'ok' })).toBeGreaterThan(0);
     expect(sampleValue(samples, 'service_nats_round_trip_seconds')).toBeGreaterThan(0);
     expect(sampleValue(samples, 'service_replication_slot_lag_bytes')).toBeGreaterThanOrEqual(0);
+  });
+
+  it('counts WebSocket connections and active subscriptions by mode', async () => {
+    const socket = modernClient(engine.url, admin);
+    try {
+      const watch = socket.subscribe('subscription { item(order_by: {id: asc}) { id } }');
+      expect((await watch.waitFor(1))[0]).toEqual({ data: { item: [{ id: 1 }, { id: 2 }] } });
+      const samples = await scrape();
+      expect(sampleValue(samples, 'service_websocket_connections')).toBe(1);
+      const byMode = ['change-driven', 'polling'].map((mode) => counter(samples, 'service_active_subscriptions', { mode }));
+      expect(byMode[0]! + byMode[1]!).toBe(1);
+      expect(counter(samples, 'service_subscription_pollers', { mode: 'change-driven' }) + counter(samples, 'service_subscription_pollers', { mode: 'polling' })).toBe(1);
+      watch.stop();
+    } finally {
+      await socket.close();
+    }
+    const after = await eventually(async () => {
+      const read = await scrape();
+      return sampleValue(read, 'service_websocket_connections') === 0 ? read : undefined;
+    }, 5_000, 'the socket closed');
+    expect(counter(after, 'service_active_subscriptions', { mode: 'change-driven' }) + counter(after, 'service_active_subscriptions', { mode: 'polling' })).toBe(0);
   });
 
   it('is reported by the config API', async () => {
