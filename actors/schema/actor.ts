@@ -53,7 +53,8 @@ export const schemaActor: Actor = {
     await ensureSnapshotPointers(pool);
     const ask = () => actorRequest(bus, { requestId: Bus.newRequestId(), timeoutMs: config.busTimeoutMs });
     const outages = await probeRemoteSchemas(pool, (await store.read()).metadata, ask(), log);
-    const host = await SchemaHost.load(store, pool, log, { permissionsEnabled: config.enableRemoteSchemaPermissions, outages }, { inferFunctionPermissions: config.inferFunctionPermissions, enableAllowlist: config.enableAllowlist, stringifyNumericTypes: config.stringifyNumericTypes, log, ...(context.metrics === undefined ? {} : { onPlanCache: (hit: boolean) => context.metrics!.recordPlanCache(hit) }) }, ask);
+    const metrics = context.metrics;
+    const host = await SchemaHost.load(store, pool, log, { permissionsEnabled: config.enableRemoteSchemaPermissions, outages }, { inferFunctionPermissions: config.inferFunctionPermissions, enableAllowlist: config.enableAllowlist, stringifyNumericTypes: config.stringifyNumericTypes, log, ...(metrics === undefined ? {} : { onPlanCache: (hit: boolean) => metrics.recordPlanCache(hit) }) }, ask);
     const subjects = bus.subjects;
 
     context.serve(subjects.query, async (request) => {
@@ -87,10 +88,9 @@ export const schemaActor: Actor = {
       rateLimiter: new RateLimiter(rateCounts),
       trustProxyHeaders: config.trustProxyHeaders,
       log,
-      onRateLimited: context.metrics === undefined ? undefined : () => context.metrics!.recordRateLimited(),
+      onRateLimited: metrics === undefined ? undefined : () => metrics.recordRateLimited(),
     };
     const inFlight = new InFlightRequests();
-    const metrics = context.metrics;
     context.serve(subjects.graphql, async (request) => {
       const message = validate<GraphqlMessage>('bus/graphql-request', request.json());
       const running = inFlight.begin(message.cancel_key);

@@ -43,8 +43,10 @@ export function sampleActorGauges(actors: readonly ActorGauges[], metrics: Actor
       if (labels === undefined) gauge.set(value);
       else gauge.set(labels, value);
     };
-    set(metrics.httpConnections, 'http_connections');
     set(metrics.websocketConnections, 'websockets');
+    // The edge counts every TCP connection; an upgraded one is a WebSocket, which Hasura's HTTP figure leaves out.
+    const connections = numberOf(gauges.http_connections);
+    if (connections !== undefined) metrics.httpConnections.set(connections - (numberOf(gauges.websockets) ?? 0));
     set(metrics.activeSubscriptions, 'subscriptions_change_driven', { mode: 'change-driven' });
     set(metrics.activeSubscriptions, 'subscriptions_polling', { mode: 'polling' });
     set(metrics.subscriptionPollers, 'pollers_change_driven', { mode: 'change-driven' });

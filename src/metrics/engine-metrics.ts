@@ -45,7 +45,7 @@ export class EngineMetrics {
     }
     const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [this.registry] });
     this.#gauges = {
-      httpConnections: gauge('service_http_connections', 'Open HTTP connections of this instance\'s edge (WebSockets included until upgraded).'),
+      httpConnections: gauge('service_http_connections', 'Open HTTP connections of this instance\'s edge, WebSockets excluded.'),
       websocketConnections: gauge('service_websocket_connections', 'Open WebSocket connections of this instance\'s edge.'),
       activeSubscriptions: gauge('service_active_subscriptions', 'Subscriptions this instance\'s subscriptions actor holds, by mode: change-driven (refetched when a table they read changes) or polling.', ['mode']),
       subscriptionPollers: gauge('service_subscription_pollers', 'Pollers (subscriptions sharing one plan) by mode: change-driven (refetched when a table they read changes) or polling.', ['mode']),

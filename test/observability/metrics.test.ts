@@ -144,6 +144,7 @@ describe('GET /v1/metrics', () => {
       expect((await watch.waitFor(1))[0]).toEqual({ data: { item: [{ id: 1 }, { id: 2 }] } });
       const samples = await scrape();
       expect(sampleValue(samples, 'service_websocket_connections')).toBe(1);
+      expect(sampleValue(samples, 'service_http_connections')).toBeGreaterThanOrEqual(1);
       const byMode = ['change-driven', 'polling'].map((mode) => counter(samples, 'service_active_subscriptions', { mode }));
       expect(byMode[0]! + byMode[1]!).toBe(1);
       expect(counter(samples, 'service_subscription_pollers', { mode: 'change-driven' }) + counter(samples, 'service_subscription_pollers', { mode: 'polling' })).toBe(1);
