@@ -97,7 +97,11 @@ export const schemaActor: Actor = {
       try {
         if (metrics === undefined) return await handleGraphql(host, bus, message, request.requestId, running.signal, graphqlOptions);
         const started = performance.now();
-        const reply = await handleGraphql(host, bus, message, request.requestId, running.signal, graphqlOptions);
+        const reply = await handleGraphql(host, bus, message, request.requestId, running.signal, graphqlOptions).catch((error: unknown) => {
+          // An unexpected failure is answered by the bus as an error reply: a failed request all the same.
+          recordGraphql(metrics, message.body, null, 0);
+          throw error;
+        });
         recordGraphql(metrics, message.body, reply, (performance.now() - started) / 1000);
         return reply;
       } finally {

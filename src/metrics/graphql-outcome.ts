@@ -9,7 +9,8 @@ const ERRORS_FIRST = Buffer.from('{"errors"');
  * as `{"errors":...}` (graphqlErrorBody), while data is `{"data":...}`, so the first bytes
  * tell without reading the rest. A batch counts as failed when its first response does.
  */
-function failed(reply: HandlerReply): boolean {
+function failed(reply: HandlerReply | null): boolean {
+  if (reply === null) return true;
   const body = reply instanceof Uint8Array ? reply : 'body' in reply ? reply.body : null;
   if (body === null) return false;
   const start = body[0] === 0x5b ? 1 : 0;
@@ -18,7 +19,7 @@ function failed(reply: HandlerReply): boolean {
   return true;
 }
 
-/** Counts one `<p>.graphql` request and its execution time. */
-export function recordGraphql(metrics: EngineMetrics, body: string, reply: HandlerReply, seconds: number): void {
+/** Counts one `<p>.graphql` request and its execution time; a null reply is a request that threw. */
+export function recordGraphql(metrics: EngineMetrics, body: string, reply: HandlerReply | null, seconds: number): void {
   metrics.recordGraphql(operationTypeOf(body), failed(reply), seconds);
 }
