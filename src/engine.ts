@@ -14,6 +14,7 @@ import type { Config } from './config/load.js';
 import type { ActorName } from './config/options.js';
 import { edgeActor, type EdgeAddress } from './edge/actor.js';
 import type { Logger } from './log/logger.js';
+import { EngineMetrics } from './metrics/engine-metrics.js';
 
 export interface Engine {
   readonly instance: string;
@@ -51,6 +52,8 @@ export async function startEngine(config: Config, log: Logger): Promise<Engine> 
   if (tracing !== undefined) startTracing(tracing, instance);
   const bus = await Bus.connect({ servers: config.natsUrl, prefix: config.natsPrefix, name: `service-graphql-${instance}`, log, localDelivery: config.busLocalDelivery });
   let address: EdgeAddress | undefined;
+  // Each process serves its own metrics, so only one whose edge serves /v1/metrics keeps any.
+  const metrics = config.enabledApis.includes('metrics') && config.actors.includes('edge') ? new EngineMetrics(() => bus.connection.flush()) : undefined;
   const available: Record<ActorName, Actor> = {
     schema: schemaActor,
     auth: authActor,
@@ -68,7 +71,7 @@ export async function startEngine(config: Config, log: Logger): Promise<Engine> 
   const running: RunningActor[] = [];
   try {
     for (const name of order.filter((candidate) => config.actors.includes(candidate))) {
-      running.push(await startActor(available[name], { bus, config, log, instance }));
+      running.push(await startActor(available[name], { bus, config, log, instance, ...(metrics === undefined ? {} : { metrics }) }));
     }
   } catch (error) {
     for (const actor of running.reverse()) await actor.stop().catch(() => undefined);

@@ -22,6 +22,7 @@ import { probeRemoteSchemas } from './remote/probe.js';
 import { ensureSnapshotPointers } from './remote/snapshot-pointers.js';
 import { runQuery } from './query-runner.js';
 import { typedLog } from '../../src/log/log-types.js';
+import { recordGraphql } from '../../src/metrics/graphql-outcome.js';
 
 interface MetadataChanged {
   resource_version: number;
@@ -53,7 +54,8 @@ export const schemaActor: Actor = {
     await ensureSnapshotPointers(pool);
     const ask = () => actorRequest(bus, { requestId: Bus.newRequestId(), timeoutMs: config.busTimeoutMs });
     const outages = await probeRemoteSchemas(pool, (await store.read()).metadata, ask(), log);
-    const host = await SchemaHost.load(store, pool, log, { permissionsEnabled: config.enableRemoteSchemaPermissions, outages }, { inferFunctionPermissions: config.inferFunctionPermissions, enableAllowlist: config.enableAllowlist, stringifyNumericTypes: config.stringifyNumericTypes, log }, ask);
+    const metrics = context.metrics;
+    const host = await SchemaHost.load(store, pool, log, { permissionsEnabled: config.enableRemoteSchemaPermissions, outages }, { inferFunctionPermissions: config.inferFunctionPermissions, enableAllowlist: config.enableAllowlist, stringifyNumericTypes: config.stringifyNumericTypes, log, ...(metrics === undefined ? {} : { onPlanCache: (hit: boolean) => metrics.recordPlanCache(hit) }) }, ask);
     const subjects = bus.subjects;
 
     context.serve(subjects.query, async (request) => {
@@ -89,13 +91,22 @@ export const schemaActor: Actor = {
       log,
       queryLog: typedLog(log, 'query-log', config.enabledLogTypes),
       counters: { rateLimited: 0 },
+      onRateLimited: metrics === undefined ? undefined : () => metrics.recordRateLimited(),
     };
     const inFlight = new InFlightRequests();
     context.serve(subjects.graphql, async (request) => {
       const message = validate<GraphqlMessage>('bus/graphql-request', request.json());
       const running = inFlight.begin(message.cancel_key);
       try {
-        return await handleGraphql(host, bus, message, request.requestId, running.signal, graphqlOptions, request.trace);
+        if (metrics === undefined) return await handleGraphql(host, bus, message, request.requestId, running.signal, graphqlOptions, request.trace);
+        const started = performance.now();
+        const reply = await handleGraphql(host, bus, message, request.requestId, running.signal, graphqlOptions, request.trace).catch((error: unknown) => {
+          // An unexpected failure is answered by the bus as an error reply: a failed request all the same.
+          recordGraphql(metrics, message.body, null, 0);
+          throw error;
+        });
+        recordGraphql(metrics, message.body, reply, (performance.now() - started) / 1000);
+        return reply;
       } finally {
         running.end();
       }

@@ -141,18 +141,18 @@ export class Pollers {
   gauges(): Record<string, number> {
     let cohorts = 0;
     let changeDriven = 0;
-    const subscriptions = { changeDriven: 0, polling: 0 };
+    const subscriptions = { 'change-driven': 0, polling: 0 };
     for (const poller of this.#pollers.values()) {
       cohorts += poller.cohorts.size;
       if (poller.mode === 'change-driven') changeDriven++;
-      for (const cohort of poller.cohorts.values()) subscriptions[poller.mode === 'change-driven' ? 'changeDriven' : 'polling'] += cohort.subscribers.size;
+      for (const cohort of poller.cohorts.values()) subscriptions[poller.mode] += cohort.subscribers.size;
     }
     const latency = this.pushLatency.percentiles();
     return {
       cohorts,
       pollers_change_driven: changeDriven,
       pollers_polling: this.#pollers.size - changeDriven,
-      subscriptions_change_driven: subscriptions.changeDriven,
+      subscriptions_change_driven: subscriptions['change-driven'],
       subscriptions_polling: subscriptions.polling,
       subscription_fetches: this.counters.fetches,
       subscription_statements: this.#options.fetcher.statements,

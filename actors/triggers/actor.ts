@@ -106,6 +106,7 @@ export const triggersActor: Actor = {
       announce: (kind, detail) => context.announce(kind, detail),
       log,
       webhookLog: typedLog(log, 'webhook-log', config.enabledLogTypes),
+      metrics: context.metrics,
     });
 
     // Delivery starts with the first trigger; once started it keeps draining (archived events included).

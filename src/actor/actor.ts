@@ -2,6 +2,7 @@ import type { Bus, RequestHandler } from '../bus/bus.js';
 import type { Config } from '../config/load.js';
 import type { ActorName } from '../config/options.js';
 import type { Logger } from '../log/logger.js';
+import type { EngineMetrics } from '../metrics/engine-metrics.js';
 
 /** What an actor gets to work with; it shares nothing else with other actors. */
 export interface ActorContext {
@@ -10,6 +11,8 @@ export interface ActorContext {
   readonly bus: Bus;
   readonly config: Config;
   readonly log: Logger;
+  /** This process's Prometheus metrics, when the metrics API is served here; undefined costs nothing. */
+  readonly metrics: EngineMetrics | undefined;
   /** Serves a request subject in its queue group, counting handled/failed and latency. */
   serve(subject: string, handler: RequestHandler): void;
   /** Receives a broadcast subject on this instance. */

@@ -3,6 +3,7 @@ import type { Bus, Served } from '../bus/bus.js';
 import { encodeJson } from '../bus/wire.js';
 import type { Config } from '../config/load.js';
 import type { Logger } from '../log/logger.js';
+import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import type { Heartbeat, MonitorEvent } from '../monitor/messages.js';
 import type { Actor, ActorContext, RunningActor } from './actor.js';
 import { LatencyWindow } from './latency.js';
@@ -12,6 +13,7 @@ export interface RuntimeDeps {
   config: Config;
   log: Logger;
   instance: string;
+  metrics?: EngineMetrics;
 }
 
 /**
@@ -27,6 +29,7 @@ export async function startActor(actor: Actor, deps: RuntimeDeps): Promise<Runni
   const gaugeReaders: (() => Record<string, number | string | boolean | null>)[] = [];
   const startedAt = new Date();
 
+  const readGauges = (): Record<string, number | string | boolean | null> => Object.assign({}, ...gaugeReaders.map((read) => read()));
   const heartbeat = (): Heartbeat => ({
     actor: actor.name,
     instance,
@@ -37,7 +40,7 @@ export async function startActor(actor: Actor, deps: RuntimeDeps): Promise<Runni
     handled: counters.handled,
     failed: counters.failed,
     latency_ms: latency.percentiles(),
-    gauges: Object.assign({}, ...gaugeReaders.map((read) => read())),
+    gauges: readGauges(),
   });
 
   const context: ActorContext = {
@@ -46,6 +49,7 @@ export async function startActor(actor: Actor, deps: RuntimeDeps): Promise<Runni
     bus,
     config,
     log,
+    metrics: deps.metrics,
     serve(subject, handler) {
       subscriptions.push(
         bus.serve(subject, handler, {
@@ -71,6 +75,7 @@ export async function startActor(actor: Actor, deps: RuntimeDeps): Promise<Runni
   };
 
   const running = await actor.start(context);
+  deps.metrics?.watchActor({ actor: actor.name, read: () => ({ handled: counters.handled, failed: counters.failed, gauges: readGauges() }) });
   subscriptions.push(bus.serve(bus.subjects.monitorPing, async () => encodeJson(heartbeat())));
   const publishHeartbeat = () => bus.publish(bus.subjects.heartbeat(actor.name, instance), heartbeat());
   publishHeartbeat();

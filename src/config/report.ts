@@ -30,7 +30,7 @@ export function configReport(config: Config, version: string): Record<string, un
   report.streaming_queries = { batch_size: config.streamingQueriesBatchSize, refetch_delay: config.streamingQueriesRefetchDelay };
   report.console_assets_dir = null;
   report.experimental_features = [];
-  report.is_prometheus_metrics_enabled = false;
+  report.is_prometheus_metrics_enabled = config.enabledApis.includes('metrics');
   report.default_naming_convention = 'service-default';
   return report;
 }

@@ -22,7 +22,7 @@ export function edgeActor(onListening: (address: EdgeAddress) => void): Actor {
     async start(context) {
       const { bus, config, log } = context;
       const bodyLimit = Math.min(config.maxRequestBodyBytes, bus.maxPayload - HEADER_ROOM_BYTES - 16 * 1024);
-      const handle = createEdgeHandler({ bus, config, log, bodyLimit });
+      const handle = createEdgeHandler({ bus, config, log, bodyLimit, metrics: context.metrics });
       const counters = { requests: 0, errors: 0, in_flight: 0 };
       const server: Server = createServer((request, response) => {
         counters.requests++;
@@ -39,8 +39,13 @@ export function edgeActor(onListening: (address: EdgeAddress) => void): Actor {
           .finally(() => counters.in_flight--);
       });
       server.keepAliveTimeout = 65_000;
+      let connections = 0;
+      server.on('connection', (socket) => {
+        connections++;
+        socket.once('close', () => connections--);
+      });
       const websockets = attachWebSockets(server, { bus, config, log, instance: context.instance, serve: (subject, handler) => context.serve(subject, handler) });
-      context.reportGauges(() => ({ http_requests: counters.requests, http_errors: counters.errors, http_in_flight: counters.in_flight, websockets: websockets.sockets() }));
+      context.reportGauges(() => ({ http_requests: counters.requests, http_errors: counters.errors, http_in_flight: counters.in_flight, http_connections: connections, websockets: websockets.sockets() }));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.serverPort, config.serverHost, () => resolve());

@@ -11,6 +11,8 @@ import { ServiceError } from '../errors/service-error.js';
 import type { Logger } from '../log/logger.js';
 import { typedLog } from '../log/log-types.js';
 import { operationLogFields } from '../log/operation-facts.js';
+import type { EngineMetrics } from '../metrics/engine-metrics.js';
+import { serveMetrics } from '../metrics/scrape-route.js';
 import { isAdmin, type Session } from '../session/session.js';
 import { extractTraceFromRecord } from '../tracing/propagation.js';
 import { SpanKind, annotateSpan, tracedEntry, tracingEnabled, type TraceContext } from '../tracing/tracer.js';
@@ -47,6 +49,8 @@ export interface EdgeDeps {
   log: Logger;
   /** Largest body accepted: the configured limit, capped by what one NATS message can carry. */
   bodyLimit: number;
+  /** Set when the metrics API is enabled: what /v1/metrics serves. */
+  metrics: EngineMetrics | undefined;
 }
 
 /**
@@ -149,6 +153,7 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     ['/healthz', [{ method: 'GET', handle: health }]],
     ['/service/healthz', [{ method: 'GET', handle: health }]],
     ['/v1/version', [{ method: 'GET', handle: version }]],
+    ['/v1/metrics', deps.metrics === undefined ? [] : [{ method: 'GET', api: 'metrics', handle: (request, response) => serveMetrics(request, response, deps.metrics!, config.metricsSecret) }]],
     ['/v1alpha1/config', [{ method: 'GET', api: 'config', handle: configApi }]],
     ['/v1/query', [{ method: 'POST', api: 'metadata', handle: query('v1/query') }]],
     ['/v1/metadata', [{ method: 'POST', api: 'metadata', handle: query('v1/metadata') }]],

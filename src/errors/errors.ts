@@ -26,6 +26,9 @@ export const errors = {
   // Hasura's answer to a GET on /v1/graphql (GET serves only persisted queries there); APQ clients read it as "send POST".
   persistedQueryNotSupported: define('not-supported', 400, () => 'PersistedQueryNotSupported'),
   unknownOperation: define('parse-failed', 400, (type: string) => `unknown operation type: ${quote(type)}`),
+  // /v1/metrics with SERVICE_GRAPHQL_METRICS_SECRET set (src/metrics/scrape-route.ts)
+  metricsSecretMissing: define('access-denied', 401, () => 'the metrics endpoint needs the header Authorization: Bearer <SERVICE_GRAPHQL_METRICS_SECRET>'),
+  metricsSecretWrong: define('access-denied', 401, () => 'the metrics secret in the Authorization header is not the one configured (SERVICE_GRAPHQL_METRICS_SECRET)'),
 
   // Endpoints of the JSON APIs (/v1/metadata, /v2/query), with Hasura's texts (Server/API/Metadata.hs, V2Query.hs)
   unknownMetadataCommand: define('parse-failed', 400, (type: string, prefix: string) => `unknown metadata command ${quote(type)}; ${quote(prefix)} was not recognized as a valid backend name`),

@@ -15,11 +15,8 @@
  * Rounds alternate the three, each figure is the median. Settings: BENCH_SECONDS (5),
  * BENCH_ROUNDS (3), BENCH_CONNECTIONS (20), BENCH_LIMITS_PG_PORT (5444).
  */
-import { randomBytes } from 'node:crypto';
-import { SignJWT } from 'jose';
-import pg from 'pg';
-import { seedDataset } from './dataset.js';
-import { createBenchDatabase, load, median, probe, runAloneIfMain, startBenchEngine, type LoadResult, type Target } from './harness.js';
+import { createBenchDatabase, load, probe, runAloneIfMain, type LoadResult, type Target } from './harness.js';
+import { compareToFirst, ROLE_BENCH_HEADER, ROLE_QUERY as QUERY, ROLE_TRACKING as TRACKING, roleHeaders, seededDatabases, startRoleEngine } from './role-query.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -27,10 +24,9 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const NATS_URL = process.env.SERVICE_GRAPHQL_NATS_URL ?? 'nats://127.0.0.1:4222';
 const ADMIN_SECRET = 'bench-limits-admin-secret';
 const JWT_KEY = 'bench-limits-jwt-key-of-32-characters-or-more';
-const QUERY = '{ track_by_pk(id: 12345) { id name milliseconds } }';
 
 export const LIMITS_BENCH_TITLE = 'API limits and allowlist on the by-primary-key query of a role (JWT), one engine process each';
-export const LIMITS_BENCH_HEADER = ['engine', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs off'];
+export const LIMITS_BENCH_HEADER = ROLE_BENCH_HEADER;
 
 const LIMITS = {
   depth_limit: { global: 5 },
@@ -50,11 +46,6 @@ async function metadata(engine: Target, operations: unknown[]): Promise<void> {
   if (!Array.isArray(answer)) throw new Error(`metadata set-up failed: ${JSON.stringify(answer)}`);
 }
 
-const TRACKING = [
-  { type: 'track_table', args: { table: 'track' } },
-  { type: 'create_select_permission', args: { table: 'track', role: 'user', permission: { columns: ['id', 'name', 'milliseconds'], filter: {} } } },
-];
-
 const ALLOWLIST = [
   { type: 'create_query_collection', args: { name: 'bench', definition: { queries: [{ name: 'by_pk', query: QUERY }] } } },
   { type: 'add_collection_to_allowlist', args: { collection: 'bench' } },
@@ -62,35 +53,14 @@ const ALLOWLIST = [
 
 export async function runLimitsBench(natsUrl = NATS_URL): Promise<string[][]> {
   const database = await createBenchDatabase({ dataDir: '.data/bench-limits-pg', port: Number(process.env.BENCH_LIMITS_PG_PORT ?? 5444) });
-  const extra: string[] = [];
   const engines: Target[] = [];
+  let drop = async (): Promise<void> => undefined;
   try {
-    const urls = [database.url];
-    for (const suffix of ['checks', 'rate']) {
-      const name = `limits_${suffix}_${randomBytes(3).toString('hex')}`;
-      await database.pool.query(`create database ${name}`);
-      extra.push(name);
-      urls.push(database.url.replace(/\/[^/]+$/, `/${name}`));
-    }
-    for (const url of urls) {
-      const pool = new pg.Pool({ connectionString: url, max: 2 });
-      await seedDataset(pool);
-      await pool.end();
-    }
+    const databases = await seededDatabases(database, 3, 'limits');
+    drop = databases.drop;
+    const urls = databases.urls;
     const start = (url: string, port: number, allowlist: boolean) =>
-      startBenchEngine({
-        databaseUrl: url,
-        natsUrl,
-        port,
-        prefix: `bench${randomBytes(3).toString('hex')}`,
-        adminSecret: ADMIN_SECRET,
-        env: {
-          SERVICE_GRAPHQL_JWT_SECRET: JSON.stringify({ type: 'HS256', key: JWT_KEY }),
-          // Three engines share the bench's PostgreSQL (max_connections 100).
-          SERVICE_GRAPHQL_PG_CONNECTIONS: '10',
-          ...(allowlist ? { SERVICE_GRAPHQL_ENABLE_ALLOWLIST: 'true' } : {}),
-        },
-      });
+      startRoleEngine({ databaseUrl: url, natsUrl, port, adminSecret: ADMIN_SECRET, jwtKey: JWT_KEY, env: allowlist ? { SERVICE_GRAPHQL_ENABLE_ALLOWLIST: 'true' } : {} });
     const off = await start(urls[0]!, 5580, false);
     engines.push(off);
     const checks = await start(urls[1]!, 5581, true);
@@ -101,11 +71,7 @@ export async function runLimitsBench(natsUrl = NATS_URL): Promise<string[][]> {
     await metadata(checks, [...TRACKING, ...ALLOWLIST, { type: 'set_api_limits', args: LIMITS }]);
     await metadata(rated, [...TRACKING, ...ALLOWLIST, { type: 'set_api_limits', args: { ...LIMITS, ...RATE_LIMIT } }]);
 
-    const token = await new SignJWT({ 'https://service.io/jwt/claims': { 'x-service-allowed-roles': ['user'], 'x-service-default-role': 'user', 'x-service-user-id': '42' } })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setExpirationTime('2h')
-      .sign(new TextEncoder().encode(JWT_KEY));
-    const headers = { authorization: `Bearer ${token}` };
+    const headers = await roleHeaders(JWT_KEY);
     const body = JSON.stringify({ query: QUERY });
     const variants: Variant[] = [
       { name: 'off', engine: off },
@@ -126,17 +92,10 @@ export async function runLimitsBench(natsUrl = NATS_URL): Promise<string[][]> {
     for (let round = 0; round < ROUNDS; round++) {
       for (const { name, engine } of variants) rounds.get(name)!.push(await load(`${engine.url}/v1/graphql`, body, { seconds: SECONDS, connections: CONNECTIONS, headers }));
     }
-    const rps = (name: string) => median(rounds.get(name)!.map((result) => result.rps));
-    const baseline = rps('off');
-    return variants.map(({ name }) => {
-      const results = rounds.get(name)!;
-      const figure = rps(name);
-      const change = name === 'off' ? '' : `${(((figure - baseline) / baseline) * 100).toFixed(1)}%`;
-      return [name, figure.toFixed(0), median(results.map((r) => r.p50)).toFixed(1), median(results.map((r) => r.p99)).toFixed(1), String(results.reduce((sum, r) => sum + r.errors, 0)), change];
-    });
+    return compareToFirst(variants.map(({ name }) => name), rounds);
   } finally {
     for (const engine of engines.reverse()) await engine.stop();
-    for (const name of extra) await database.pool.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
+    await drop();
     await database.close();
   }
 }

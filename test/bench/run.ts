@@ -4,6 +4,7 @@ import { createPool } from '../../src/pg/pool.js';
 import { runAuthBench } from './auth.js';
 import { LIMITS_BENCH_HEADER, LIMITS_BENCH_TITLE, runLimitsBench } from './limits.bench.js';
 import { TRACING_BENCH_HEADER, TRACING_BENCH_TITLE, runTracingBench } from './tracing.bench.js';
+import { METRICS_BENCH_HEADER, METRICS_BENCH_TITLE, runMetricsBench } from './metrics.bench.js';
 import { seedDataset } from './dataset.js';
 import { load, median, printTable, probe, residentMiB, startBenchEngine, startTarget, type LoadResult, type Target } from './harness.js';
 import { QUERIES } from './queries.js';
@@ -19,7 +20,7 @@ import { runTriggersBench, TRIGGERS_BENCH_HEADER, TRIGGERS_BENCH_TITLE } from '.
  * p99 latency (ms), and the engine's ratios to both peers. Last come the remote schema
  * benchmark (remote.bench.ts), the event trigger one (triggers.bench.ts), the
  * subscriptions one (subscriptions.bench.ts), the limits one (limits.bench.ts) and the
- * tracing one (tracing.bench.ts), each with its own database and engine.
+ * tracing one (tracing.bench.ts) and the metrics one (metrics.bench.ts), each with its own database and engine.
  * Settings: BENCH_SECONDS per round (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 20).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -127,6 +128,9 @@ async function main(): Promise<void> {
   // Tracing off vs on at 100% sampling (tracing.bench.ts), with engines and a database of their own.
   process.stdout.write(`\n${TRACING_BENCH_TITLE}\n`);
   printTable(TRACING_BENCH_HEADER, await runTracingBench(NATS_URL));
+  // Prometheus metrics (metrics.bench.ts), with engines and databases of their own.
+  process.stdout.write(`\n${METRICS_BENCH_TITLE}\n`);
+  printTable(METRICS_BENCH_HEADER, await runMetricsBench(NATS_URL));
 }
 
 function sampleRss(pid: number): { stop(): Promise<number> } {

@@ -84,6 +84,8 @@ export interface GraphqlEngineOptions {
    * their prepared statements' names (hashes of the text) differ too.
    */
   stringifyNumericTypes?: boolean;
+  /** Told of each lookup of the plan cache, whether it found the document (the metrics' hits and misses). */
+  onPlanCache?: (hit: boolean) => void;
 }
 
 interface RoleRuntime {
@@ -177,6 +179,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
   const preparedFor = (runtime: RoleRuntime, request: GraphqlRequest): PreparedDocument => {
     const key = documentKey(runtime.cacheKey, request.operationName, request.query);
     let prepared = documents.get(key);
+    options.onPlanCache?.(prepared !== undefined);
     if (prepared === undefined) {
       prepared = prepareDocument(runtime.schema, request);
       documents.set(key, prepared);

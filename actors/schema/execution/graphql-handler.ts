@@ -65,6 +65,8 @@ export interface GraphqlHandlerOptions {
   queryLog: TypedLog;
   /** Requests refused by a rate limit, for the heartbeat. */
   counters: { rateLimited: number };
+  /** Told of each request a rate limit refuses (the metrics' count). */
+  onRateLimited: (() => void) | undefined;
 }
 
 /** Room left for the answer to reach the edge before the edge stops waiting for it. */
@@ -148,7 +150,10 @@ async function admit(limits: RoleLimits, session: Session, message: GraphqlMessa
     options.log.warn({ err: error }, 'rate limit counts unavailable; request admitted uncounted');
     return;
   }
-  if (!admitted) throw errors.rateLimitExceeded('$', rate.max_reqs_per_min);
+  if (!admitted) {
+    options.onRateLimited?.();
+    throw errors.rateLimitExceeded('$', rate.max_reqs_per_min);
+  }
 }
 
 /** Builds `[a,b,...]` from already-encoded JSON parts, without re-parsing them. */

@@ -2,6 +2,7 @@ import { AckPolicy, DeliverPolicy, jetstreamManager, type Consumer, type JsMsg }
 import type { Bus } from '../../../src/bus/bus.js';
 import type { Logger } from '../../../src/log/logger.js';
 import type { TypedLog } from '../../../src/log/log-types.js';
+import type { EngineMetrics } from '../../../src/metrics/engine-metrics.js';
 import type { EventLog } from '../log/event-log.js';
 import { EVENT_HEADER, webhookBody } from '../log/event-message.js';
 import { sendSoon } from '../send-soon.js';
@@ -59,6 +60,7 @@ export class DeliveryWorker {
       log: Logger;
       /** webhook-log: one line per webhook call. */
       webhookLog: TypedLog;
+      metrics: EngineMetrics | undefined;
     },
   ) {
     this.#invocations = new InvocationLog(deps.eventLog);
@@ -175,6 +177,8 @@ export class DeliveryWorker {
     }
     const attempt = message.info.deliveryCount;
     const currentRetry = attempt - 1;
+    // The stream's timestamp is when the event was stored: a retry's queue time includes its wait.
+    this.deps.metrics?.recordEventFetched(Math.max(0, Date.now() - message.info.timestampNanos / 1e6) / 1000);
     if (trigger.webhook === null) {
       this.deps.log.error({ trigger: trigger.name }, 'webhook_from_env names an unset variable; event retried later');
       message.nak(60_000);
@@ -194,6 +198,7 @@ export class DeliveryWorker {
     // compat-facts 4.2: a usable Retry-After forces another try even when retries are used up.
     const outcome: Outcome = result.success ? 'delivered' : currentRetry < trigger.retry.num_retries || result.retryAfter !== null ? 'retry' : 'error';
     const retryInMs = outcome === 'retry' ? (result.retryAfter ?? trigger.retry.interval_sec) * 1000 : null;
+    this.deps.metrics?.recordInvocation(trigger.name, result.success, outcome !== 'retry', result.ms / 1000);
     const detail = { trigger: trigger.name, event_id: eventId, attempt, status: result.status, ms: Math.round(result.ms) };
     this.triggerStats.record(trigger.name, message.info.timestampNanos / 1e6, outcome);
     this.deps.webhookLog.info({ ...detail, outcome }, 'webhook');
