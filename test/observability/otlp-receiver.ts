@@ -9,6 +9,8 @@ export interface ReceivedSpan {
   name: string;
   kind: number;
   attributes: Record<string, unknown>;
+  /** The spans it links to (an event delivery: the request that wrote the row). */
+  links: { traceId: string; spanId: string }[];
   /** The exporting process's `service.name` and `service.instance.id`. */
   service: string;
   instance: string;
@@ -40,6 +42,7 @@ interface JsonSpan {
   name: string;
   kind: number;
   attributes?: JsonKeyValue[];
+  links?: { traceId: string; spanId: string }[];
 }
 interface JsonExport {
   resourceSpans: { resource: { attributes: JsonKeyValue[] }; scopeSpans: { spans: JsonSpan[] }[] }[];
@@ -73,6 +76,7 @@ function decodeExport(body: JsonExport): ReceivedSpan[] {
         name: span.name,
         kind: span.kind,
         attributes: attributesOf(span.attributes ?? []),
+        links: (span.links ?? []).map((link) => ({ traceId: hex(link.traceId), spanId: hex(link.spanId) })),
         service: String(resource['service.name']),
         instance: String(resource['service.instance.id']),
       })),

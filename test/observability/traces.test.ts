@@ -122,8 +122,9 @@ describe('OpenTelemetry traces across two engine processes', () => {
     expect(executeHop.name).toBe(`handle ${subjects.remote('execute')}`);
   });
 
-  it('traces a webhook delivery and sends its traceparent with the POST', async () => {
-    const inserted = await graphql({ query: `mutation { insert_author_one(object: { name: "Grace" }) { id } }` });
+  it('traces a webhook delivery, linked to the mutation that caused the event, and sends its traceparent with the POST', async () => {
+    const mutationTrace = 'd4cda95b652f4a1592b449d5929fda1b';
+    const inserted = await graphql({ query: `mutation { insert_author_one(object: { name: "Grace" }) { id } }` }, { traceparent: `00-${mutationTrace}-6e0c63257de34c92-01` });
     expect(inserted.json).toMatchObject({ data: { insert_author_one: { id: expect.any(Number) } } });
     const [delivery] = await hook.waitFor(1, 20_000, (request) => request.body?.event?.data?.new?.name === 'Grace');
     const { traceId, parentId } = parseTraceparent(delivery!.headers.traceparent);
@@ -131,6 +132,9 @@ describe('OpenTelemetry traces across two engine processes', () => {
     expect(span).toMatchObject({ traceId, name: 'event delivery author_created', kind: CLIENT, parentSpanId: '' });
     expect(span.attributes['service.event.id']).toBe(delivery!.body.id);
     expect(span.attributes['service.event.attempt']).toBe(1);
+    // Its own trace, linked to a span of the request whose write the event captured.
+    expect(span.links.map((link) => link.traceId)).toEqual([mutationTrace]);
+    expect(spansOf(mutationTrace).map((candidate) => candidate.spanId)).toContain(span.links[0]!.spanId);
   });
 });
 

@@ -5,6 +5,8 @@ import type { Catalog } from '../../../src/pg/catalog.js';
 import { withBoundedClient, type BoundedPool, type RequestBounds } from '../../../src/pg/bounded-client.js';
 import { ADMIN_ROLE, isAdmin, sessionKey, usesBackendOnlyPermissions, type Session } from '../../../src/session/session.js';
 import { encodeText } from '../../../src/bus/wire.js';
+import { TRACEPARENT, traceHeaders } from '../../../src/tracing/propagation.js';
+import { tracingEnabled } from '../../../src/tracing/tracer.js';
 import { compileOperation } from '../sql/compile-operation.js';
 import { operationLimitError, roleLimits } from './api-limits.js';
 import { bindParams, type Placeholder } from '../sql/params.js';
@@ -238,8 +240,19 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
       }
       if (prepared.operation.operation === 'mutation') {
         const { access, writes } = runtime;
-        const request = { model, access, writes, operation: prepared.operation, fragments: prepared.fragments, emitSessionMessage, stringifyNumbers, ...(runtime.relay ? { relayField: relayRowField, interfaces: RELAY_INTERFACES } : {}) };
-        return executeMutation({ document: prepared, request, variables, session, db: context.db, bounds: boundsFor(session, context), ...(context.facts === undefined ? {} : { facts: context.facts }) });
+        const request = { model, access, writes, operation: prepared.operation, fragments: prepared.fragments, emitSessionMessage, emitTraceMessage: tracingEnabled(), stringifyNumbers, ...(runtime.relay ? { relayField: relayRowField, interfaces: RELAY_INTERFACES } : {}) };
+        // The events a traced mutation causes carry its traceparent, so their deliveries link back to it.
+        const traceParent = context.trace === undefined ? undefined : traceHeaders(context.trace)[TRACEPARENT];
+        return executeMutation({
+          document: prepared,
+          request,
+          variables,
+          session,
+          db: context.db,
+          bounds: boundsFor(session, context),
+          ...(context.facts === undefined ? {} : { facts: context.facts }),
+          ...(traceParent === undefined ? {} : { traceParent }),
+        });
       }
 
       let plan: CompiledPlan;

@@ -26,6 +26,8 @@ export interface MutationExecution {
   bounds: RequestBounds;
   /** Where the request's statements and SQL time are told to its log lines. */
   facts?: OperationFacts;
+  /** The request's W3C traceparent, emitted for the events its writes cause. */
+  traceParent?: string;
 }
 
 /**
@@ -48,7 +50,7 @@ export async function executeMutation(execution: MutationExecution): Promise<Uin
   const runs: Array<{ step: MutationStep; field: number }> = plan.fields.flatMap((field, index) => field.steps.map((step) => ({ step, field: index })));
   const answers: string[][] = plan.fields.map(() => []);
   let carried: Record<string, unknown> = {};
-  const values = (step: MutationStep) => bindParams(step.params, variables, session.variables, carried);
+  const values = (step: MutationStep) => bindParams(step.params, variables, session.variables, carried, execution.traceParent ?? null);
   // PostgreSQL's detail and the statement (`internal`) are for the admin role only.
   const errorBody = (error: ServiceError) => graphqlErrorBody([error], isAdmin(session));
   const facts = execution.facts;

@@ -12,6 +12,8 @@ export interface MutationContext extends CompileContext {
   writes: WriteAccess;
   /** Event triggers exist: each write also emits the session as a logical decoding message. */
   emitSessionMessage: boolean;
+  /** And tracing is on: each write also emits its request's `traceparent` (null when not traced: no message). */
+  emitTraceMessage: boolean;
 }
 
 export function nextStatement(context: MutationContext): MutationContext {

@@ -1,5 +1,5 @@
 import type { ServiceError } from '../../../src/errors/service-error.js';
-import { SESSION_MESSAGE_PREFIX } from '../../../src/pg/replication/names.js';
+import { SESSION_MESSAGE_PREFIX, TRACE_MESSAGE_PREFIX } from '../../../src/pg/replication/names.js';
 import type { MutationContext } from './mutation-context.js';
 import type { ParamSource } from './params.js';
 import { statementName } from './sql-text.js';
@@ -55,7 +55,10 @@ const SESSION_SETTING = 'service.user';
  */
 export function writeStatement(context: MutationContext, ctes: readonly string[], outputs: ReadonlyArray<readonly [string, string]>): string {
   const session = context.params.add({ kind: 'session-json' }, 'text');
-  const message = context.emitSessionMessage ? `, pg_logical_emit_message(true, '${SESSION_MESSAGE_PREFIX}', ${session})` : '';
+  const sessionMessage = context.emitSessionMessage ? `, pg_logical_emit_message(true, '${SESSION_MESSAGE_PREFIX}', ${session})` : '';
+  // pg_logical_emit_message is strict: a request that is not traced (null) emits nothing.
+  const traceMessage = context.emitTraceMessage ? `, pg_logical_emit_message(true, '${TRACE_MESSAGE_PREFIX}', ${context.params.add({ kind: 'trace-parent' }, 'text')})` : '';
+  const message = sessionMessage + traceMessage;
   const columns = outputs.map(([name, expression]) => `${expression} as "${name}"`).join(', ');
   return `${ctes.length === 0 ? '' : `with ${ctes.join(', ')} `}select ${columns} from (select set_config('${SESSION_SETTING}', ${session}, true)${message}) as "_session"`;
 }

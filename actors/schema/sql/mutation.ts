@@ -31,6 +31,8 @@ export interface MutationRequest {
   fragments: ReadonlyMap<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
   emitSessionMessage: boolean;
+  /** Tracing is on (and event triggers exist): writes also emit their request's traceparent. */
+  emitTraceMessage?: boolean;
   /** SERVICE_GRAPHQL_STRINGIFY_NUMERIC_TYPES (default false). */
   stringifyNumbers?: boolean;
   /** A mutation sent to the Relay API: its rows have Relay's fields (compile-relay.ts). */
@@ -40,7 +42,7 @@ export interface MutationRequest {
 }
 
 export function compileMutation(request: MutationRequest): CompiledMutation {
-  const context: MutationContext = { ...compileContext(request), writes: request.writes, emitSessionMessage: request.emitSessionMessage };
+  const context: MutationContext = { ...compileContext(request), writes: request.writes, emitSessionMessage: request.emitSessionMessage, emitTraceMessage: request.emitSessionMessage && request.emitTraceMessage === true };
   const roots = collectFields(context, MUTATION_ROOT, [request.operation.selectionSet], '$');
   return { fields: roots.map((field) => compileField(context, field)), variableUses: context.reader.uses };
 }

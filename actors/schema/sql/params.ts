@@ -21,7 +21,9 @@ export type ParamSource =
   /** All session variables as one JSON object (the `service.user` setting of a mutation). */
   | { kind: 'session-json' }
   /** A value the previous statement of the same mutation field returned (its column `name`). */
-  | { kind: 'carried'; name: string };
+  | { kind: 'carried'; name: string }
+  /** The request's W3C `traceparent`, or null when it is not traced. */
+  | { kind: 'trace-parent' };
 
 /** How a statement refers to its parameter number `index` (1-based), cast to `sqlType`. */
 export type Placeholder = (index: number, sqlType: string) => string;
@@ -73,6 +75,7 @@ export function bindParams(
   variables: Record<string, unknown>,
   sessionVariables: Record<string, string>,
   carried: Record<string, unknown> = {},
+  traceParent: string | null = null,
 ): unknown[] {
   const missing: string[] = [];
   const values = sources.map((source) => {
@@ -80,6 +83,7 @@ export function bindParams(
     if (source.kind === 'variable') return encodeValue(variables[source.name], source.encoding);
     if (source.kind === 'session-json') return JSON.stringify(sessionVariables);
     if (source.kind === 'carried') return carried[source.name] ?? null;
+    if (source.kind === 'trace-parent') return traceParent;
     const value = sessionVariables[source.name];
     if (value === undefined) missing.push(source.name);
     return value ?? null;

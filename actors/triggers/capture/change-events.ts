@@ -1,3 +1,4 @@
+import { TRACEPARENT } from '../../../src/tracing/propagation.js';
 import type { Logger } from '../../../src/log/logger.js';
 import { specFor, type Trigger, type TriggerSet } from '../trigger-set.js';
 import { capturedEventId, encodeEvent, eventHeaders, formatCreatedAt } from '../log/event-message.js';
@@ -49,7 +50,8 @@ export class ChangeEvents implements ChangeSink {
       createdAt: formatCreatedAt(transaction.commitTime),
     });
     this.captured++;
-    return this.deps.eventLog.append(this.deps.subjectOf(trigger.name), stored.body, id, eventHeaders(id, stored.split)).catch((error: unknown) => {
+    const traced: Record<string, string> = transaction.traceParent === null ? {} : { [TRACEPARENT]: transaction.traceParent };
+    return this.deps.eventLog.append(this.deps.subjectOf(trigger.name), stored.body, id, eventHeaders(id, stored.split, traced)).catch((error: unknown) => {
       if (!(error instanceof EventTooLargeError)) throw error;
       // Never dropped silently: logged, counted in the heartbeat, announced on the monitor.
       this.refused++;

@@ -1,7 +1,7 @@
 import { LogicalReplicationService, PgoutputPlugin, type Pgoutput } from 'pg-logical-replication';
 import type { Logger } from '../../../src/log/logger.js';
 import { relationKey } from '../../../src/pg/catalog.js';
-import { SESSION_MESSAGE_PREFIX } from '../../../src/pg/replication/names.js';
+import { SESSION_MESSAGE_PREFIX, TRACE_MESSAGE_PREFIX } from '../../../src/pg/replication/names.js';
 import { formatLsn, parseLsn } from './lsn.js';
 
 /** What the reader hands on: one row change of a committed transaction, values as text. */
@@ -22,6 +22,8 @@ export interface TransactionInfo {
   ordinal: number;
   /** The JSON text of the transaction's `service.session` message, if it sent one before this change. */
   session: string | null;
+  /** The `traceparent` of the traced request that wrote it (`service.trace` message), if any. */
+  traceParent: string | null;
 }
 
 export interface ChangeSink {
@@ -46,6 +48,7 @@ interface OpenTransaction {
   commitTime: bigint;
   ordinal: number;
   session: string | null;
+  traceParent: string | null;
   stores: Promise<unknown>[];
   /** The relation keys of the tables it changed, for the change feed. */
   tables: Set<string>;
@@ -126,7 +129,7 @@ export class ReplicationReader {
   #onMessage(lsn: string, message: Pgoutput.Message): void {
     switch (message.tag) {
       case 'begin':
-        this.#open = { commitLsn: message.commitLsn ?? lsn, commitTime: message.commitTime as bigint, ordinal: 0, session: null, stores: [], tables: new Set() };
+        this.#open = { commitLsn: message.commitLsn ?? lsn, commitTime: message.commitTime as bigint, ordinal: 0, session: null, traceParent: null, stores: [], tables: new Set() };
         return;
       case 'relation':
         // Values stay PostgreSQL text: the library would parse them with pg's global
@@ -138,6 +141,8 @@ export class ReplicationReader {
       case 'message':
         if (this.#open !== null && message.transactional && message.prefix === SESSION_MESSAGE_PREFIX) {
           this.#open.session = sessionJson(Buffer.from(message.content).toString('utf8'));
+        } else if (this.#open !== null && message.transactional && message.prefix === TRACE_MESSAGE_PREFIX) {
+          this.#open.traceParent = Buffer.from(message.content).toString('utf8');
         }
         return;
       case 'insert':
@@ -175,7 +180,7 @@ export class ReplicationReader {
       new: message.tag === 'delete' ? null : (message.new as Record<string, string | null>),
     };
     open.tables.add(relationKey(relation.schema, relation.name));
-    const stores = this.options.sink.change(change, { commitLsn: open.commitLsn, commitTime: open.commitTime, ordinal, session: open.session });
+    const stores = this.options.sink.change(change, { commitLsn: open.commitLsn, commitTime: open.commitTime, ordinal, session: open.session, traceParent: open.traceParent });
     for (const store of stores) this.#track(open, store);
   }
 

@@ -10,7 +10,9 @@ import type { Trigger } from '../trigger-set.js';
 import { InvocationLog, type Outcome } from './invocation.js';
 import { TriggerStats } from './trigger-stats.js';
 import type { WebhookClient } from './webhook.js';
-import { SpanKind, tracedEntry, type SpanOptions } from '../../../src/tracing/tracer.js';
+import { trace } from '@opentelemetry/api';
+import { extractTrace, natsHeaderGetter } from '../../../src/tracing/propagation.js';
+import { SpanKind, tracedEntry, type SpanOptions, type TraceContext } from '../../../src/tracing/tracer.js';
 
 /** A delivery not acknowledged within this long is handed to another worker (its worker died). */
 const ACK_WAIT_MS = 10_000;
@@ -190,8 +192,9 @@ export class DeliveryWorker {
     let result;
     try {
       const webhook = trigger.webhook;
-      // Each attempt is the root of its own trace: the event was captured from the WAL, which does not say which request wrote it.
-      result = await tracedEntry(`event delivery ${trigger.name}`, undefined, deliverySpan(trigger.name, eventId, attempt), (trace) => this.deps.webhooks.post(trigger, webhook, body, trace));
+      // Each attempt is the root of its own trace, linked to the traced request whose write caused the event (its traceparent header).
+      const cause = extractTrace(message.headers, natsHeaderGetter);
+      result = await tracedEntry(`event delivery ${trigger.name}`, undefined, deliverySpan(trigger.name, eventId, attempt, cause), (trace) => this.deps.webhooks.post(trigger, webhook, body, trace));
     } finally {
       this.#calling.delete(message);
     }
@@ -227,6 +230,11 @@ export class DeliveryWorker {
   }
 }
 
-function deliverySpan(trigger: string, eventId: string, attempt: number): SpanOptions {
-  return { kind: SpanKind.CLIENT, attributes: { 'service.trigger.name': trigger, 'service.event.id': eventId, 'service.event.attempt': attempt } };
+function deliverySpan(trigger: string, eventId: string, attempt: number, cause: TraceContext | undefined): SpanOptions {
+  const causeSpan = cause === undefined ? undefined : trace.getSpanContext(cause);
+  return {
+    kind: SpanKind.CLIENT,
+    attributes: { 'service.trigger.name': trigger, 'service.event.id': eventId, 'service.event.attempt': attempt },
+    ...(causeSpan === undefined ? {} : { links: [{ context: causeSpan }] }),
+  };
 }

@@ -25,3 +25,5 @@ export const METADATA_TABLE = { schema: 'service_catalog', name: 'metadata' } as
  * session (actors/schema/sql/mutation-plan.ts) and capture reads it back into events.
  */
 export const SESSION_MESSAGE_PREFIX = 'service.session';
+/** The prefix of the logical decoding message a traced mutation emits with its `traceparent`, so its events' deliveries link to it. */
+export const TRACE_MESSAGE_PREFIX = 'service.trace';

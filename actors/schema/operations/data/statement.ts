@@ -16,7 +16,7 @@ import type { DataAccess } from './access.js';
 export function statementContext(access: DataAccess, metadata: Metadata): MutationContext {
   // Writes also emit the session for event triggers only when some exist (as mutation-plan.ts).
   const emitSessionMessage = (metadata.sources[0]?.tables ?? []).some((entry) => (entry.event_triggers ?? []).length > 0);
-  return { ...compileContext({ model: access.model, access: access.read, fragments: new Map(), variables: {} }), writes: access.writes, emitSessionMessage };
+  return { ...compileContext({ model: access.model, access: access.read, fragments: new Map(), variables: {} }), writes: access.writes, emitSessionMessage, emitTraceMessage: false };
 }
 
 /** A value of the request's args as compiler input: every value becomes a constant parameter. */
