@@ -140,6 +140,7 @@ export const triggersActor: Actor = {
       lease_holder: capture.holdsLease,
       reading_slot: capture.reading,
       slot_lag_bytes: capture.lagBytes,
+      slot_lag_seconds: capture.lagSeconds,
       events_captured: events.captured,
       events_refused: events.refused,
       events_unstored: capture.unstored,

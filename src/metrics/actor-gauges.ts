@@ -17,6 +17,7 @@ export interface ActorGaugeMetrics {
   postgresConnections: Gauge;
   resourceVersion: Gauge;
   slotLagBytes: Gauge;
+  slotLagSeconds: Gauge;
   actorRequests: Gauge;
 }
 
@@ -54,6 +55,7 @@ export function sampleActorGauges(actors: readonly ActorGauges[], metrics: Actor
     set(metrics.eventWorkers, 'deliveries_in_flight');
     set(metrics.resourceVersion, 'resource_version');
     set(metrics.slotLagBytes, 'slot_lag_bytes');
+    set(metrics.slotLagSeconds, 'slot_lag_seconds');
     const total = numberOf(gauges.pg_pool_total);
     const idle = numberOf(gauges.pg_pool_idle);
     if (total !== undefined) {

@@ -53,6 +53,7 @@ export class EngineMetrics {
       postgresConnections: gauge('service_postgres_connections', 'PostgreSQL pool connections per actor, by state: in_use, idle, waiting (callers waiting for a connection).', ['actor', 'state']),
       resourceVersion: gauge('service_schema_cache_metadata_resource_version', 'Metadata resource version the schema actor serves.'),
       slotLagBytes: gauge('service_replication_slot_lag_bytes', 'WAL bytes the event trigger replication slot has not confirmed; only on the instance reading the slot.'),
+      slotLagSeconds: gauge('service_replication_slot_lag_seconds', 'Seconds the event trigger replication slot\'s reader is behind (PostgreSQL\'s replay lag of its walsender; 0 once caught up); only on the instance reading the slot.'),
       actorRequests: gauge('service_actor_requests_handled', 'Bus requests an actor handled since it started, by actor and outcome (ok, failed).', ['actor', 'outcome']),
     };
   }

@@ -10,6 +10,7 @@ export interface ClusterSummary {
   rateLimited: number;
   /** The replication slot's lag as its reader (the lease holder) last measured it; null while nobody reads it. */
   slotLagBytes: number | null;
+  slotLagSeconds: number | null;
   /** Per trigger: the longest an event lately waited before its webhook answered, and failed attempts. */
   triggers: Map<string, { lagMs: number; failures: number }>;
 }
@@ -18,7 +19,7 @@ const numberOf = (value: unknown): number => (typeof value === 'number' ? value 
 
 /** The cluster's figures an operator asks first, added up over every instance's latest heartbeat. */
 export function summarize(beats: readonly Heartbeat[]): ClusterSummary {
-  const summary: ClusterSummary = { subscriptions: { total: 0, changeDriven: 0, polling: 0 }, rateLimited: 0, slotLagBytes: null, triggers: new Map() };
+  const summary: ClusterSummary = { subscriptions: { total: 0, changeDriven: 0, polling: 0 }, rateLimited: 0, slotLagBytes: null, slotLagSeconds: null, triggers: new Map() };
   for (const { actor, gauges } of beats) {
     if (actor === 'subscriptions') {
       summary.subscriptions.total += numberOf(gauges.subscriptions);
@@ -28,6 +29,7 @@ export function summarize(beats: readonly Heartbeat[]): ClusterSummary {
       summary.rateLimited += numberOf(gauges.rate_limited);
     } else if (actor === 'triggers') {
       if (gauges.reading_slot === true && typeof gauges.slot_lag_bytes === 'number') summary.slotLagBytes = gauges.slot_lag_bytes;
+      if (gauges.reading_slot === true && typeof gauges.slot_lag_seconds === 'number') summary.slotLagSeconds = gauges.slot_lag_seconds;
       for (const [key, value] of Object.entries(gauges)) {
         const lag = key.startsWith(TRIGGER_GAUGES.lagMs);
         if (!lag && !key.startsWith(TRIGGER_GAUGES.failures)) continue;
@@ -52,7 +54,7 @@ export function renderSummary(summary: ClusterSummary): string {
   const lines = [
     `SUBSCRIPTIONS  ${subscriptions.total} (change-driven ${subscriptions.changeDriven}, polling ${subscriptions.polling})`,
     `RATE LIMITED   ${summary.rateLimited}`,
-    `SLOT LAG       ${summary.slotLagBytes === null ? '-' : `${summary.slotLagBytes} bytes`}`,
+    `SLOT LAG       ${summary.slotLagBytes === null ? '-' : `${summary.slotLagBytes} bytes`}${summary.slotLagSeconds === null ? '' : `, ${summary.slotLagSeconds} s`}`,
   ];
   if (summary.triggers.size > 0) {
     const rows = [...summary.triggers].sort(([a], [b]) => a.localeCompare(b)).map(([trigger, stats]) => [trigger, String(stats.lagMs), String(stats.failures)]);

@@ -135,6 +135,7 @@ describe('GET /v1/metrics', () => {
     expect(sampleValue(samples, 'service_actor_requests_handled', { actor: 'schema', outcome: 'ok' })).toBeGreaterThan(0);
     expect(sampleValue(samples, 'service_nats_round_trip_seconds')).toBeGreaterThan(0);
     expect(sampleValue(samples, 'service_replication_slot_lag_bytes')).toBeGreaterThanOrEqual(0);
+    expect(sampleValue(samples, 'service_replication_slot_lag_seconds')).toBeGreaterThanOrEqual(0);
   });
 
   it('counts WebSocket connections and active subscriptions by mode', async () => {

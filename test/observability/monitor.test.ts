@@ -19,12 +19,12 @@ describe('the monitor view', () => {
       beat('subscriptions', 'b', { subscriptions: 1, subscriptions_change_driven: 0, subscriptions_polling: 1 }),
       beat('schema', 'a', { rate_limited: 4 }),
       beat('schema', 'b', { rate_limited: 1 }),
-      beat('triggers', 'a', { reading_slot: true, slot_lag_bytes: 2048, 'event_lag_ms.orders': 120, 'event_failures.orders': 2 }),
+      beat('triggers', 'a', { reading_slot: true, slot_lag_bytes: 2048, slot_lag_seconds: 1.5, 'event_lag_ms.orders': 120, 'event_failures.orders': 2 }),
       beat('triggers', 'b', { reading_slot: false, slot_lag_bytes: null, 'event_lag_ms.orders': 300, 'event_failures.orders': 1, 'event_lag_ms.users': 5, 'event_failures.users': 0 }),
     ]);
     expect(view).toContain('SUBSCRIPTIONS  4 (change-driven 2, polling 2)');
     expect(view).toContain('RATE LIMITED   5');
-    expect(view).toContain('SLOT LAG       2048 bytes');
+    expect(view).toContain('SLOT LAG       2048 bytes, 1.5 s');
     expect(view).toMatch(/^TRIGGER\s+EVENT LAG ms\s+FAILURES$/m);
     expect(view).toMatch(/^orders\s+300\s+3$/m);
     expect(view).toMatch(/^users\s+5\s+0$/m);

@@ -35,6 +35,7 @@ export class CaptureSupervisor {
   #round: Promise<void> = Promise.resolve();
   #slot: string | null = null;
   #lagBytes: number | null = null;
+  #lagSeconds: number | null = null;
   #reconciledVersion = -1;
 
   constructor(
@@ -69,6 +70,11 @@ export class CaptureSupervisor {
 
   get lagBytes(): number | null {
     return this.#lagBytes;
+  }
+
+  /** How far behind the slot's confirmed position is in time: the walsender's replay lag, 0 once caught up. */
+  get lagSeconds(): number | null {
+    return this.#lagSeconds;
   }
 
   get unstored(): number {
@@ -241,12 +247,17 @@ export class CaptureSupervisor {
   }
 
   async #measureLag(slot: string): Promise<void> {
-    const result = await this.deps.pool.query<{ lag: string | null }>(
-      'select pg_wal_lsn_diff(pg_current_wal_lsn(), confirmed_flush_lsn)::text as lag from pg_replication_slots where slot_name = $1',
+    // PostgreSQL times the walsender's lag from the reader's confirmations; it is null again once the reader has caught up.
+    const result = await this.deps.pool.query<{ lag: string | null; seconds: string | null }>(
+      `select pg_wal_lsn_diff(pg_current_wal_lsn(), s.confirmed_flush_lsn)::text as lag,
+              coalesce(extract(epoch from coalesce(r.replay_lag, r.flush_lag, r.write_lag)), 0)::text as seconds
+         from pg_replication_slots s left join pg_stat_replication r on r.pid = s.active_pid
+        where s.slot_name = $1`,
       [slot],
     );
-    const lag = result.rows[0]?.lag;
-    this.#lagBytes = lag === null || lag === undefined ? null : Number(lag);
+    const row = result.rows[0];
+    this.#lagBytes = row?.lag === null || row?.lag === undefined ? null : Number(row.lag);
+    this.#lagSeconds = row === undefined || row.seconds === null ? null : Number(row.seconds);
   }
 }
 
