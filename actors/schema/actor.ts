@@ -102,10 +102,10 @@ export const schemaActor: Actor = {
         const started = performance.now();
         const reply = await handleGraphql(host, bus, message, request.requestId, running.signal, graphqlOptions, request.trace).catch((error: unknown) => {
           // An unexpected failure is answered by the bus as an error reply: a failed request all the same.
-          recordGraphql(metrics, message.body, null, 0);
+          recordGraphql(metrics, null, 0);
           throw error;
         });
-        recordGraphql(metrics, message.body, reply, (performance.now() - started) / 1000);
+        recordGraphql(metrics, reply, (performance.now() - started) / 1000);
         return reply;
       } finally {
         running.end();

@@ -20,6 +20,7 @@ function failed(reply: HandlerReply | null): boolean {
 }
 
 /** Counts one `<p>.graphql` request and its execution time; a null reply is a request that threw. */
-export function recordGraphql(metrics: EngineMetrics, body: string, reply: HandlerReply | null, seconds: number): void {
-  metrics.recordGraphql(operationTypeOf(body), failed(reply), seconds);
+export function recordGraphql(metrics: EngineMetrics, reply: HandlerReply | null, seconds: number): void {
+  const meta = reply === null || reply instanceof Uint8Array || !('meta' in reply) ? undefined : reply.meta;
+  metrics.recordGraphql(operationTypeOf(meta), failed(reply), seconds);
 }

@@ -81,7 +81,8 @@ describe('GET /v1/metrics', () => {
 
     const moved = (labels: Record<string, string>) => counter(after, 'service_graphql_requests_total', labels) - counter(before, 'service_graphql_requests_total', labels);
     expect(moved({ operation_type: 'query', response_status: 'success' })).toBe(1);
-    expect(moved({ operation_type: 'query', response_status: 'failed' })).toBe(1);
+    // A document validation refuses ran no operation: its type is unknown, as the executor never read one.
+    expect(moved({ operation_type: 'unknown', response_status: 'failed' })).toBe(1);
     expect(moved({ operation_type: 'mutation', response_status: 'success' })).toBe(1);
     expect(moved({ operation_type: 'mutation', response_status: 'failed' })).toBe(1);
     const timed = (samples: Sample[], type: string) => counter(samples, 'service_graphql_execution_time_seconds_count', { operation_type: type });
