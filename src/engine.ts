@@ -50,6 +50,8 @@ export async function startEngine(config: Config, log: Logger): Promise<Engine> 
   const instance = instanceId();
   const tracing = tracingSettings(config, process.env);
   if (tracing !== undefined) startTracing(tracing, instance);
+  // Only an engine that started tracing stops it (another engine of the process may use it).
+  const endTracing = (): Promise<void> => (tracing === undefined ? Promise.resolve() : stopTracing());
   const bus = await Bus.connect({ servers: config.natsUrl, prefix: config.natsPrefix, name: `service-graphql-${instance}`, log, localDelivery: config.busLocalDelivery });
   let address: EdgeAddress | undefined;
   // Each process serves its own metrics, so only one whose edge serves /v1/metrics keeps any.
@@ -76,7 +78,7 @@ export async function startEngine(config: Config, log: Logger): Promise<Engine> 
   } catch (error) {
     for (const actor of running.reverse()) await actor.stop().catch(() => undefined);
     await bus.close();
-    await stopTracing();
+    await endTracing();
     throw error;
   }
   const host = address === undefined ? undefined : address.host === '0.0.0.0' || address.host === '::' ? '127.0.0.1' : address.host;
@@ -87,7 +89,7 @@ export async function startEngine(config: Config, log: Logger): Promise<Engine> 
     async stop() {
       for (const actor of running.slice().reverse()) await actor.stop().catch((error: unknown) => log.error({ err: error }, 'actor failed to stop'));
       await bus.close();
-      await stopTracing().catch((error: unknown) => log.warn({ err: error }, 'could not send the last spans'));
+      await endTracing().catch((error: unknown) => log.warn({ err: error }, 'could not send the last spans'));
     },
   };
 }

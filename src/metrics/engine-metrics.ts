@@ -16,6 +16,9 @@ const OPERATION_TYPES: readonly OperationType[] = ['query', 'mutation', 'subscri
  * request costs an increment and a histogram observation, not a label lookup. Gauges are
  * read from the actors of this process when scraped (actor-gauges.ts).
  */
+/** How long a scrape waits for the NATS round trip before reporting it as unknown. */
+const SCRAPE_FLUSH_TIMEOUT_MS = 1_000;
+
 export class EngineMetrics {
   readonly registry = new Registry();
   readonly #requests = new Counter({ name: 'service_graphql_requests_total', help: 'GraphQL requests received, by operation type and response status (success, failed: the response has errors).', labelNames: ['operation_type', 'response_status'] as const, registers: [this.registry] });
@@ -100,7 +103,11 @@ export class EngineMetrics {
     sampleActorGauges(this.#actors, this.#gauges);
     // Timed here rather than by the client's rtt(), which counts in whole milliseconds: 0 on a LAN.
     const started = performance.now();
-    const reached = await this.flush().then(() => true, () => false);
+    // While NATS reconnects a flush waits for it: the scrape still answers, the round trip as NaN.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), SCRAPE_FLUSH_TIMEOUT_MS)));
+    const reached = await Promise.race([this.flush().then(() => true, () => false), late]);
+    clearTimeout(timer);
     this.#natsRoundTrip.set(reached ? (performance.now() - started) / 1000 : Number.NaN);
     return this.registry.metrics();
   }

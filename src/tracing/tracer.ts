@@ -15,9 +15,17 @@ export type TraceContext = Context;
 
 let provider: BasicTracerProvider | undefined;
 let tracer: Tracer | undefined;
+/** Engines of this process that turned tracing on: the provider is the process's, shared by them. */
+let users = 0;
 
-/** Turns tracing on for this process: spans are batched and sent by OTLP over HTTP (JSON). */
+/**
+ * Turns tracing on for this process: spans are batched and sent by OTLP over HTTP (JSON).
+ * A second engine in the same process shares the first one's provider; each engine that
+ * called this calls `stopTracing` once, and the last one stops it.
+ */
 export function startTracing(settings: TracingSettings, instance: string): void {
+  users++;
+  if (provider !== undefined) return;
   provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName, 'service.instance.id': instance }),
     sampler: samplerFor(settings),
@@ -26,8 +34,11 @@ export function startTracing(settings: TracingSettings, instance: string): void 
   tracer = provider.getTracer('service-graphql');
 }
 
-/** Sends the spans still batched, then turns tracing off. */
+/** Sends the spans still batched, then turns tracing off once no engine of the process uses it. */
 export async function stopTracing(): Promise<void> {
+  if (users === 0) return;
+  users--;
+  if (users > 0) return;
   const stopping = provider;
   provider = undefined;
   tracer = undefined;
@@ -61,12 +72,17 @@ export function openSpan(name: string, parent: TraceContext | undefined, options
   return { span, context: trace.setSpan(base, span) };
 }
 
-/** Ends a span, marked failed when `error` is given. */
+/**
+ * Ends a span, marked failed when `error` is given: with its code (a SQLSTATE, a service
+ * error's code), never its message, which may quote what a caller sent (PostgreSQL's
+ * `invalid input syntax for type integer: "abc"`).
+ */
 export function closeSpan(open: OpenSpan | undefined, error?: unknown): void {
   if (open === undefined) return;
   if (error !== undefined) {
-    open.span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-    if (error instanceof Error) open.span.recordException(error);
+    const code = typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : undefined;
+    open.span.setStatus({ code: SpanStatusCode.ERROR });
+    open.span.setAttribute('error.type', code ?? (error instanceof Error ? error.name : 'error'));
   }
   open.span.end();
 }

@@ -138,6 +138,17 @@ describe('OpenTelemetry traces across two engine processes', () => {
   });
 });
 
+describe('a service.trace message that is no traceparent', () => {
+  it('is ignored: the capture goes on, the event is delivered without a link', async () => {
+    const sql = "select pg_logical_emit_message(true, 'service.trace', E'x\\r\\ny'); insert into author (name) values ('Mallory')";
+    expect((await http('POST', `${edge.url}/v1/query`, { type: 'run_sql', args: { sql } }, admin)).status).toBe(200);
+    const [delivery] = await hook.waitFor(1, 20_000, (request) => request.body?.event?.data?.new?.name === 'Mallory');
+    const { parentId } = parseTraceparent(delivery!.headers.traceparent);
+    const span = await eventually(() => receiver.spans.find((candidate) => candidate.spanId === parentId), 10_000, 'the delivery span');
+    expect(span.links).toEqual([]);
+  });
+});
+
 describe('with tracing off (no OTLP endpoint)', () => {
   it('sends no traceparent on and exports nothing', async () => {
     const offDb = await createTestDatabase();

@@ -122,14 +122,10 @@ export async function handleGraphql(host: SchemaHost, bus: Bus, message: Graphql
     return reply(joinJsonArray(parts), parts.map(errorCodeOf).find((code) => code !== undefined));
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
-    if (error.code === RATE_LIMITED_CODE) options.counters.rateLimited++;
     const body = graphqlErrorBody([error]);
     return { body, meta: meta(error.code) };
   }
 }
-
-/** A rate limit's refusal, told apart by its code (errors.ts) for the monitor's count. */
-const RATE_LIMITED_CODE = errors.rateLimitExceeded('$', 0).code;
 
 function logStatements(queryLog: TypedLog, facts: OperationFacts, requestId: string, session: Session): void {
   if (!queryLog.enabled || facts.statements.length === 0) return;
@@ -151,6 +147,8 @@ async function admit(limits: RoleLimits, session: Session, message: GraphqlMessa
     return;
   }
   if (!admitted) {
+    // One count, two readers: the heartbeat (the monitor) and the metrics.
+    options.counters.rateLimited++;
     options.onRateLimited?.();
     throw errors.rateLimitExceeded('$', rate.max_reqs_per_min);
   }

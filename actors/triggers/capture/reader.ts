@@ -142,7 +142,7 @@ export class ReplicationReader {
         if (this.#open !== null && message.transactional && message.prefix === SESSION_MESSAGE_PREFIX) {
           this.#open.session = sessionJson(Buffer.from(message.content).toString('utf8'));
         } else if (this.#open !== null && message.transactional && message.prefix === TRACE_MESSAGE_PREFIX) {
-          this.#open.traceParent = Buffer.from(message.content).toString('utf8');
+          this.#open.traceParent = traceParentOf(Buffer.from(message.content).toString('utf8'));
         }
         return;
       case 'insert':
@@ -272,4 +272,11 @@ function sessionJson(text: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** A W3C traceparent (version 00), or nothing: any role may emit a `service.trace` message, and its text becomes a NATS header. */
+const TRACEPARENT_FORM = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+function traceParentOf(text: string): string | null {
+  return TRACEPARENT_FORM.test(text) ? text : null;
 }

@@ -250,7 +250,8 @@ export class CaptureSupervisor {
     // PostgreSQL times the walsender's lag from the reader's confirmations; it is null again once the reader has caught up.
     const result = await this.deps.pool.query<{ lag: string | null; seconds: string | null }>(
       `select pg_wal_lsn_diff(pg_current_wal_lsn(), s.confirmed_flush_lsn)::text as lag,
-              coalesce(extract(epoch from coalesce(r.replay_lag, r.flush_lag, r.write_lag)), 0)::text as seconds
+              case when s.active_pid is null then null
+                   else coalesce(extract(epoch from coalesce(r.replay_lag, r.flush_lag, r.write_lag)), 0) end::text as seconds
          from pg_replication_slots s left join pg_stat_replication r on r.pid = s.active_pid
         where s.slot_name = $1`,
       [slot],
