@@ -151,7 +151,7 @@ export const triggersActor: Actor = {
       delivery_failed: delivery.counters.failed,
       delivery_retries: delivery.counters.retried,
       events_archived: delivery.counters.archived,
-      ...delivery.triggerStats.gauges(),
+      ...delivery.triggerStats.gauges((name) => capture.triggers.byName(name) !== undefined),
     }));
 
     // Every instance answers for its own calls (no queue group): redeliver_event's `busy`.

@@ -15,7 +15,7 @@ import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import { serveMetrics } from '../metrics/scrape-route.js';
 import { isAdmin, type Session } from '../session/session.js';
 import { extractTraceFromRecord } from '../tracing/propagation.js';
-import { SpanKind, annotateSpan, tracedEntry, tracingEnabled, type TraceContext } from '../tracing/tracer.js';
+import { SpanKind, annotateSpan, failSpan, tracedEntry, tracingEnabled, type TraceContext } from '../tracing/tracer.js';
 import { ENGINE_VERSION } from '../version.js';
 import { flattenHeaders, readBody } from './body.js';
 import { cancelOnClose, cancelRequest } from './cancel-on-close.js';
@@ -207,6 +207,9 @@ function handleTraced(handle: RouteHandler, request: IncomingMessage, response: 
     facts.trace = context;
     const sent = await handle(request, response, facts);
     annotateSpan(context, 'http.response.status_code', sent.status);
+    // /v1/graphql answers its errors with HTTP 200: the span says so by the error's code.
+    const errorCode = facts.graphql?.errorCode;
+    if (typeof errorCode === 'string') failSpan(context, errorCode);
     return sent;
   });
 }

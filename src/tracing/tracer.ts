@@ -81,8 +81,7 @@ export function closeSpan(open: OpenSpan | undefined, error?: unknown): void {
   if (open === undefined) return;
   if (error !== undefined) {
     const code = typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : undefined;
-    open.span.setStatus({ code: SpanStatusCode.ERROR });
-    open.span.setAttribute('error.type', code ?? (error instanceof Error ? error.name : 'error'));
+    failSpan(open.context, code ?? (error instanceof Error ? error.name : 'error'));
   }
   open.span.end();
 }
@@ -118,6 +117,13 @@ async function within<T>(open: OpenSpan | undefined, parent: TraceContext | unde
 /** Sets an attribute on the span of `context`, learnt after the span began (a response status). */
 export function annotateSpan(context: TraceContext | undefined, key: string, value: string | number | boolean): void {
   if (context !== undefined) trace.getSpan(context)?.setAttribute(key, value);
+}
+
+/** Marks the context's span failed, with the error's code (never a message: it may quote a caller's value). */
+export function failSpan(context: TraceContext | undefined, code: string): void {
+  const span = context === undefined ? undefined : trace.getSpan(context);
+  span?.setStatus({ code: SpanStatusCode.ERROR });
+  span?.setAttribute('error.type', code);
 }
 
 function samplerFor(settings: TracingSettings): Sampler {

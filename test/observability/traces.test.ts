@@ -101,6 +101,14 @@ describe('OpenTelemetry traces across two engine processes', () => {
     expect(JSON.stringify(statement.attributes)).not.toMatch(/select|author/i);
   });
 
+  it('marks the request span failed, by the error code, when /v1/graphql answers errors with HTTP 200', async () => {
+    const traceId = '5b8efff798038103d269b633813fc60c';
+    const answer = await graphql({ query: '{ no_such_field }' }, { traceparent: `00-${traceId}-eee19b7ec3c1b174-01` });
+    expect(answer.status).toBe(200);
+    const root = await eventually(() => spansOf(traceId).find((span) => span.name === 'POST /v1/graphql'), 10_000, 'the request span');
+    expect(root.attributes['error.type']).toBe('validation-failed');
+  });
+
   it('starts a new trace for a request without traceparent', async () => {
     const before = new Set(receiver.spans.map((span) => span.traceId));
     await graphql({ query: '{ author { id } }' });

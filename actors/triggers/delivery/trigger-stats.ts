@@ -15,10 +15,17 @@ export class TriggerStats {
     this.#byTrigger.set(trigger, stats);
   }
 
-  /** Heartbeat gauges `event_lag_ms.<trigger>` and `event_failures.<trigger>` (the monitor groups them). */
-  gauges(): Record<string, number> {
+  /**
+   * Heartbeat gauges `event_lag_ms.<trigger>` and `event_failures.<trigger>` (the monitor
+   * groups them), of the triggers that still exist: a deleted one's figures are forgotten.
+   */
+  gauges(exists: (trigger: string) => boolean): Record<string, number> {
     const gauges: Record<string, number> = {};
     for (const [trigger, stats] of this.#byTrigger) {
+      if (!exists(trigger)) {
+        this.#byTrigger.delete(trigger);
+        continue;
+      }
       gauges[`event_lag_ms.${trigger}`] = stats.lagMs;
       gauges[`event_failures.${trigger}`] = stats.failures;
     }
