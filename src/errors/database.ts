@@ -13,6 +13,10 @@ interface PgErrorLike {
   message: string;
   detail?: string;
   hint?: string;
+  /** Where in the statement's text Postgres' parser stopped; absent when a value was at fault. */
+  position?: string;
+  /** The inner statement of a function that failed (PL/pgSQL's dynamic SQL). */
+  internalQuery?: string;
 }
 
 /** Hasura's prefixes of integrity constraint violations (SQLSTATE class 23), written by mutations. */
@@ -34,7 +38,16 @@ export function databaseError(error: unknown, statement: { sql: string; values: 
     arguments: statement.values,
     error: { exec_status: 'FatalError', message: pgError.message, status_code: sqlState, description: pgError.detail ?? null, hint: pgError.hint ?? null },
   };
-  return graphqlDatabaseError(sqlState, pgError.message).withInternal(internal).causedBy(error);
+  return graphqlDatabaseError(valueSyntaxError(pgError) ? '22000' : sqlState, pgError.message).withInternal(internal).causedBy(error);
+}
+
+/**
+ * A syntax error (42601) with no position in the statement and no inner statement was not
+ * the statement's: a value's input function refused the value's text (an ltree `lquery`
+ * or `ltxtquery`, a `tsquery`), a bad value like those of class 22.
+ */
+function valueSyntaxError(error: PgErrorLike): boolean {
+  return error.code === '42601' && error.position === undefined && error.internalQuery === undefined;
 }
 
 function graphqlDatabaseError(sqlState: string | null, message: string): ServiceError {

@@ -55,11 +55,13 @@ export interface FixtureOptions {
   metadata?: Metadata;
   /** Run after the golden seed, before the catalog is read. */
   setupSql?: string;
+  /** Where the database comes from; defaults to the run's PostgreSQL. */
+  createDatabase?: () => Promise<TestDatabase>;
 }
 
 export async function setupGraphqlFixture(options: FixtureOptions = {}): Promise<GraphqlFixture> {
   const metadata = options.metadata ?? goldenMetadata();
-  const database = await createTestDatabase();
+  const database = await (options.createDatabase ?? createTestDatabase)();
   await database.sql(readFileSync(`${goldenDir}seed.sql`, 'utf8'));
   if (options.setupSql !== undefined) await database.sql(options.setupSql);
   const catalog = await introspectCatalog(database.pool);

@@ -13,9 +13,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database on the run's PostgreSQL, so each test file starts clean. */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const adminUrl = inject('postgresUrl');
+/** A fresh, empty database on the run's PostgreSQL (or the server of `adminUrl`), so each test file starts clean. */
+export async function createTestDatabase(adminUrl: string = inject('postgresUrl')): Promise<TestDatabase> {
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

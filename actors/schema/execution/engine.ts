@@ -1,4 +1,4 @@
-import { getVariableValues, Kind, parse, validate, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { getVariableValues, Kind, parse, validate, type FragmentDefinitionNode, type GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Logger } from '../../../src/log/logger.js';
 import type { Metadata } from '../../../src/metadata/types.js';
 import type { Catalog } from '../../../src/pg/catalog.js';
@@ -29,7 +29,7 @@ import { resolveStaticField } from './static-fields.js';
 import { buildSourceModel, type SourceModel } from '../models/table-model.js';
 import { executeMutation } from './mutation-executor.js';
 import { writeAccess, type WriteAccess } from '../models/write-access.js';
-import { hasuraValidationError } from './validation-errors.js';
+import { hasuraValidationError, scalarRefusal } from './validation-errors.js';
 import { actorRequest } from '../../../src/bus/actor-request.js';
 import type { RoleViewReply, RoleViewRequest } from '../../../src/bus/messages/remote-schema.js';
 import { REMOTE_VERBS } from '../../../src/bus/subjects.js';
@@ -204,7 +204,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
     const definitions = prepared.operation.variableDefinitions ?? [];
     if (definitions.length === 0) return { runtime, prepared, variables: {} };
     const coerced = getVariableValues(runtime.schema, definitions, request.variables ?? {});
-    if (coerced.errors !== undefined) return graphqlErrorBody([variableError(coerced.errors[0]!.message)]);
+    if (coerced.errors !== undefined) return graphqlErrorBody([variableError(coerced.errors[0]!)]);
     return { runtime, prepared, variables: coerced.coerced };
   };
 
@@ -357,7 +357,10 @@ function chooseOperation(operations: OperationDefinitionNode[], name: string | n
 }
 
 /** graphql-js' "was not provided" in Hasura's words; other coercion messages pass through. */
-function variableError(message: string): ServiceError {
+function variableError(error: GraphQLError): ServiceError {
+  const refusedValue = scalarRefusal(error);
+  if (refusedValue !== null) return refusedValue;
+  const message = error.message;
   const missing = message.match(/^Variable "\$([^"]+)" of required type "[^"]+" was not provided\.$/);
   return missing === null ? errors.validationFailed('$', message) : errors.variableRequired('$', missing[1]!);
 }

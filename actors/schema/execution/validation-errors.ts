@@ -1,6 +1,6 @@
 import { Kind, type ASTNode, type DocumentNode, type GraphQLError, type SelectionSetNode, type ValueNode } from 'graphql';
 import { errors } from '../../../src/errors/errors.js';
-import type { ServiceError } from '../../../src/errors/service-error.js';
+import { ServiceError } from '../../../src/errors/service-error.js';
 
 /**
  * graphql-js validation errors in Hasura's words and paths (compat-facts 8): Hasura
@@ -27,12 +27,24 @@ export function hasuraValidationError(problems: readonly GraphQLError[], documen
   const first = [...problems].sort((a, b) => position(a) - position(b))[0]!;
   // The first node inside the operation: a variable error also names the variable's definition.
   const path = (first.nodes ?? []).map((node) => pathOf(document, node)).find((found) => found !== null) ?? '$';
+  const refusedValue = scalarRefusal(first);
+  if (refusedValue !== null) return refusedValue.atPath(path);
   for (const rewrite of REWRITES) {
     const match = first.message.match(rewrite.pattern);
     if (match === null) continue;
     return errors.validationFailed(rewrite.path?.(path, match) ?? path, rewrite.message(match));
   }
   return errors.validationFailed(path, first.message);
+}
+
+/**
+ * A scalar that checks its values (type-registry.ts) says what is wrong in its own words
+ * and code; graphql-js wraps its complaint once for a literal, twice for a variable.
+ */
+export function scalarRefusal(error: GraphQLError): ServiceError | null {
+  let cause: unknown = error.originalError;
+  while (cause instanceof Error && !(cause instanceof ServiceError) && 'originalError' in cause) cause = cause.originalError;
+  return cause instanceof ServiceError ? cause : null;
 }
 
 function position(error: GraphQLError): number {

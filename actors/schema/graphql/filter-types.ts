@@ -1,5 +1,6 @@
 import { GraphQLBoolean, GraphQLInputObjectType, GraphQLNonNull, GraphQLString, type GraphQLInputFieldConfigMap, type GraphQLInputType } from 'graphql';
 import { INT_TYPE, type ColumnType } from '../models/column-types.js';
+import { castExpType, objectOperandType } from './extension-inputs.js';
 import type { RoleAccess, TableAccess } from '../models/role-access.js';
 import { typeNames } from '../models/type-names.js';
 import { operatorsFor, type OperandKind } from '../models/operators.js';
@@ -64,20 +65,32 @@ function aggregateBoolExpType(registry: TypeRegistry, role: RoleAccess, access: 
   }));
 }
 
-function comparisonType(registry: TypeRegistry, type: ColumnType): GraphQLInputObjectType {
+export function comparisonType(registry: TypeRegistry, type: ColumnType): GraphQLInputObjectType {
   const name = type.isArray ? typeNames.arrayComparison(type.scalar) : typeNames.comparison(type.scalar);
   return registry.get(name, () => new GraphQLInputObjectType({
     name,
     description: `Boolean expression to compare columns of type ${JSON.stringify(type.scalar)}. All fields are combined with logical 'AND'.`,
     fields: () => Object.fromEntries(operatorsFor(type).map((operator) => [
       operator.name,
-      { type: operandType(type, operator.operand), ...(operator.description === undefined ? {} : { description: operator.description }) },
+      { type: operandType(registry, type, operator.operand), ...(operator.description === undefined ? {} : { description: operator.description }) },
     ])),
   }));
 }
 
-function operandType(type: ColumnType, operand: OperandKind): GraphQLInputType {
+function operandType(registry: TypeRegistry, type: ColumnType, operand: OperandKind): GraphQLInputType {
   switch (operand) {
+    case 'lquery':
+    case 'ltxtquery':
+      return scalarType(operand);
+    case 'lquery-list':
+      return nonNullList(GraphQLString);
+    case 'd-within':
+    case 'd-within-geography':
+    case 'nband-geom':
+    case 'geom-nband':
+      return objectOperandType(registry, type, operand);
+    case 'cast':
+      return castExpType(registry, type);
     case 'scalar':
       return scalarType(type.scalar);
     case 'scalar-list':

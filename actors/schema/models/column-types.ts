@@ -9,7 +9,18 @@ import { qualified, quoteIdent } from '../../../src/pg/quote.js';
  * `int8` through its SQL name, `numeric`, `uuid`, `timestamptz`, `jsonb`, enum types ...).
  * Arrays are lists of their element's scalar (`[Int!]`), as Hasura v2 shows them.
  */
-export type TypeCategory = 'numeric' | 'string' | 'boolean' | 'json' | 'jsonb' | 'datetime' | 'other';
+export type TypeCategory = 'numeric' | 'string' | 'boolean' | 'json' | 'jsonb' | 'datetime' | ExtensionCategory | 'other';
+
+/**
+ * Types of extensions with operators of their own (`ltree`, PostGIS' `geometry`,
+ * `geography` and `raster`). They are known by name in whatever schema the extension was
+ * installed into; the engine installs nothing.
+ */
+export type ExtensionCategory = 'ltree' | 'geometry' | 'geography' | 'raster';
+const EXTENSION_CATEGORIES: Record<string, ExtensionCategory> = { ltree: 'ltree', geometry: 'geometry', geography: 'geography', raster: 'raster' };
+
+/** Extension types whose GraphQL scalar is their bare name wherever they live, as Hasura names them. */
+const EXTENSION_SCALARS = new Set(['ltree', 'lquery', 'ltxtquery', 'geometry', 'geography', 'raster']);
 
 export interface ColumnType {
   /** GraphQL scalar of the value, or of one element for an array column. */
@@ -19,6 +30,8 @@ export interface ColumnType {
   sqlType: string;
   /** SQL type of one element: the column's own type, or its element type for arrays. */
   elementSqlType: string;
+  /** Schema of the (element) type: an extension's functions and operators live there too. */
+  typeSchema: string;
   category: TypeCategory;
 }
 
@@ -44,7 +57,7 @@ const CATEGORIES: Record<string, TypeCategory> = {
 };
 
 /** `Int`: what a count is compared as (the predicate of an aggregate filter). */
-export const INT_TYPE: ColumnType = { scalar: 'Int', isArray: false, sqlType: 'int4', elementSqlType: 'int4', category: 'numeric' };
+export const INT_TYPE: ColumnType = { scalar: 'Int', isArray: false, sqlType: 'int4', elementSqlType: 'int4', typeSchema: 'pg_catalog', category: 'numeric' };
 
 const PLAIN_SQL_NAME = /^[a-z_][a-z0-9_]*$/;
 
@@ -60,13 +73,27 @@ export function columnTypeOf(column: CatalogColumn): ColumnType | null {
     isArray,
     sqlType: sqlTypeName(column.typeSchema, column.udtName),
     elementSqlType: sqlTypeName(column.typeSchema, elementName),
-    category: isArray ? 'other' : (CATEGORIES[elementName] ?? 'other'),
+    typeSchema: column.typeSchema,
+    category: isArray ? 'other' : (CATEGORIES[elementName] ?? EXTENSION_CATEGORIES[elementName] ?? 'other'),
+  };
+}
+
+/** Another type of the same extension, e.g. `geography` for a `geometry` column's `_cast`, or `lquery` for `ltree`'s `_matches`. */
+export function siblingType(type: ColumnType, name: string): ColumnType {
+  return {
+    scalar: name,
+    isArray: false,
+    sqlType: sqlTypeName(type.typeSchema, name),
+    elementSqlType: sqlTypeName(type.typeSchema, name),
+    typeSchema: type.typeSchema,
+    category: EXTENSION_CATEGORIES[name] ?? 'other',
   };
 }
 
 function scalarName(typeName: string, schema: string): string {
   const builtIn = BUILT_IN_SCALARS[typeName];
   if (builtIn !== undefined) return builtIn;
+  if (EXTENSION_SCALARS.has(typeName)) return typeName;
   return schema === 'pg_catalog' || schema === 'public' ? typeName : `${schema}_${typeName}`;
 }
 

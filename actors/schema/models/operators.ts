@@ -1,4 +1,5 @@
-import type { ColumnType } from './column-types.js';
+import type { ColumnType, ExtensionCategory } from './column-types.js';
+import { extensionOperators, operatorInSchema } from './extension-operators.js';
 
 /**
  * The comparison operators of `<type>_comparison_exp`, one table for the schema builder
@@ -15,7 +16,18 @@ export type OperandKind =
   | 'string'
   | 'string-list'
   /** `_is_null`: decides the SQL text rather than being a parameter. */
-  | 'boolean';
+  | 'boolean'
+  /** `ltree`'s patterns: `_matches: lquery`, `_matches_any: [String!]` (lquery[]), `_matches_fulltext: ltxtquery`. */
+  | 'lquery'
+  | 'lquery-list'
+  | 'ltxtquery'
+  /** PostGIS input objects: `st_d_within_input`, `st_d_within_geography_input`, `st_intersects_nband_geom_input`, `st_intersects_geom_nband_input`. */
+  | 'd-within'
+  | 'd-within-geography'
+  | 'nband-geom'
+  | 'geom-nband'
+  /** `_cast: {geography: geography_comparison_exp}`: a comparison of the converted column. */
+  | 'cast';
 
 export interface ComparisonOperator {
   name: string;
@@ -24,27 +36,38 @@ export interface ComparisonOperator {
   description?: string;
 }
 
-const binary = (name: string, sql: string, operand: OperandKind, description?: string): ComparisonOperator => ({
+/**
+ * How an operator is spelled: bare for built-in types; `OPERATOR("schema".=)` for an
+ * extension's type, whose operators live in the extension's schema, maybe off the search_path.
+ */
+type OperatorSpelling = (sql: string) => string;
+const bare: OperatorSpelling = (sql) => sql;
+
+const binary = (name: string, sql: string, operand: OperandKind, description?: string, spell: OperatorSpelling = bare): ComparisonOperator => ({
   name,
   operand,
-  render: (column, value) => `${column} ${sql} ${value}`,
+  render: (column, value) => `${column} ${spell(sql)} ${value}`,
   ...(description === undefined ? {} : { description }),
 });
 
-const ORDERING = (operand: OperandKind): ComparisonOperator[] => [
-  binary('_eq', '=', operand),
-  binary('_gt', '>', operand),
-  binary('_gte', '>=', operand),
-  binary('_lt', '<', operand),
-  binary('_lte', '<=', operand),
-  binary('_neq', '<>', operand),
+const EQUALITY = (operand: OperandKind, spell: OperatorSpelling = bare): ComparisonOperator[] => [
+  binary('_eq', '=', operand, undefined, spell),
+  binary('_neq', '<>', operand, undefined, spell),
+];
+
+const ORDERING = (operand: OperandKind, spell: OperatorSpelling = bare): ComparisonOperator[] => [
+  ...EQUALITY(operand, spell),
+  binary('_gt', '>', operand, undefined, spell),
+  binary('_gte', '>=', operand, undefined, spell),
+  binary('_lt', '<', operand, undefined, spell),
+  binary('_lte', '<=', operand, undefined, spell),
 ];
 
 const IS_NULL: ComparisonOperator = { name: '_is_null', operand: 'boolean', render: (column) => `${column} is null` };
 
-const MEMBERSHIP: ComparisonOperator[] = [
-  { name: '_in', operand: 'scalar-list', render: (column, value) => `${column} = any(${value})` },
-  { name: '_nin', operand: 'scalar-list', render: (column, value) => `${column} <> all(${value})` },
+const MEMBERSHIP = (spell: OperatorSpelling = bare): ComparisonOperator[] => [
+  { name: '_in', operand: 'scalar-list', render: (column, value) => `${column} ${spell('=')} any(${value})` },
+  { name: '_nin', operand: 'scalar-list', render: (column, value) => `${column} ${spell('<>')} all(${value})` },
 ];
 
 const TEXT: ComparisonOperator[] = [
@@ -78,20 +101,29 @@ export function operatorsFor(type: ColumnType): ComparisonOperator[] {
   let operators: ComparisonOperator[];
   if (type.isArray) operators = [...ORDERING('array'), ...ARRAY, IS_NULL];
   else if (type.category === 'json') operators = [IS_NULL];
-  else if (type.category === 'jsonb') operators = [...ORDERING('scalar'), ...MEMBERSHIP, ...JSONB, IS_NULL];
-  else if (type.category === 'string') operators = [...ORDERING('scalar'), ...MEMBERSHIP, ...TEXT, IS_NULL];
-  else operators = [...ORDERING('scalar'), ...MEMBERSHIP, IS_NULL];
+  else if (type.category === 'jsonb') operators = [...ORDERING('scalar'), ...MEMBERSHIP(), ...JSONB, IS_NULL];
+  else if (type.category === 'string') operators = [...ORDERING('scalar'), ...MEMBERSHIP(), ...TEXT, IS_NULL];
+  // Hasura offers a raster equality but no ordering.
+  else if (isExtensionType(type)) {
+    const spell = operatorInSchema(type.typeSchema);
+    operators = [...(type.category === 'raster' ? EQUALITY('scalar', spell) : ORDERING('scalar', spell)), ...MEMBERSHIP(spell), IS_NULL, ...extensionOperators(type)];
+  } else operators = [...ORDERING('scalar'), ...MEMBERSHIP(), IS_NULL];
   return operators.sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
 const OPERATOR_TABLES = new Map<string, Map<string, ComparisonOperator>>();
 
 export function operatorNamed(type: ColumnType, name: string): ComparisonOperator | undefined {
-  const key = `${type.isArray}/${type.category}`;
+  // An extension's operators name its schema.
+  const key = `${type.isArray}/${type.category}/${type.typeSchema}`;
   let table = OPERATOR_TABLES.get(key);
   if (table === undefined) {
     table = new Map(operatorsFor(type).map((operator) => [operator.name, operator]));
     OPERATOR_TABLES.set(key, table);
   }
   return table.get(name);
+}
+
+function isExtensionType(type: ColumnType): type is ColumnType & { category: ExtensionCategory } {
+  return type.category === 'ltree' || type.category === 'geometry' || type.category === 'geography' || type.category === 'raster';
 }

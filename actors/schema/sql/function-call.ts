@@ -47,8 +47,8 @@ export function functionCall(context: CompileContext, site: CallSite): string {
         continue;
       }
       // An explicit null is the SQL NULL of the argument's type (Postgres arguments are nullable).
-      const { sqlType, encoding } = operandParam(slot.type, 'scalar');
-      value = reader.isNull(input) ? `null::${sqlType}` : reader.param(input, params, sqlType, encoding, slot.type.scalar);
+      const { sqlType, encoding, construct } = operandParam(slot.type, 'scalar');
+      value = reader.isNull(input) ? `null::${slot.type.sqlType}` : construct(reader.param(input, params, sqlType, encoding, slot.type.scalar));
       sqlName = slot.sqlName;
     }
     if (!byName) rendered.push(value);

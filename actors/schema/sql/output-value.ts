@@ -1,6 +1,7 @@
 import type { ColumnType } from '../models/column-types.js';
 import type { CompileContext } from './context.js';
 import type { ComputedFieldModel } from '../models/function-model.js';
+import { qualified } from '../../../src/pg/quote.js';
 
 /**
  * Types whose values JSON numbers cannot all carry exactly: Hasura's `isBigNum` (bigint,
@@ -16,8 +17,17 @@ const STRINGIFIED_TYPES = new Set(['int8', 'numeric', 'float8']);
  * type, for aggregates too (`sum` of a bigint column is stringified, of an int column not).
  */
 export function outputValue(context: CompileContext, type: ColumnType, expression: string): string {
+  if (!type.isArray && (type.category === 'geometry' || type.category === 'geography')) return geoJson(type, expression);
   if (!context.stringifyNumbers || type.isArray || !STRINGIFIED_TYPES.has(type.elementSqlType)) return expression;
   return `(${expression})::text`;
+}
+
+/**
+ * A geometry or geography as GeoJSON, as Hasura answers it: up to 15 decimal digits, and
+ * the long form of its coordinate system (`urn:ogc:def:crs:EPSG::4326`) when it has one.
+ */
+function geoJson(type: ColumnType, expression: string): string {
+  return `${qualified(type.typeSchema, 'st_asgeojson')}(${expression}, 15, 4)::json`;
 }
 
 /** A scalar computed field's value (or an aggregate of it), typed by its function's return type. */

@@ -3,15 +3,17 @@ import { qualifiedTable, type ColumnModel, type RelationshipModel, type TableMod
 import type { TableAccess } from '../models/role-access.js';
 import { relationKey } from '../../../src/pg/catalog.js';
 import type { BoolExp } from '../../../src/metadata/types.js';
-import { INT_TYPE, type ColumnType } from '../models/column-types.js';
+import { INT_TYPE, siblingType, type ColumnType } from '../models/column-types.js';
 import { readFrom, tableAccessOf, type CompileContext } from './context.js';
 import { inputArgumentsOf, type ComputedFieldModel } from '../models/function-model.js';
 import { quoteIdent } from '../../../src/pg/quote.js';
 import { countExpression } from './aggregate.js';
 import { functionCall, rowArgument } from './function-call.js';
 import { permissionInput, type Input } from './input.js';
-import { operatorNamed } from '../models/operators.js';
+import { operatorNamed, type OperandKind } from '../models/operators.js';
+import { CAST_TARGETS, isObjectOperand } from '../models/extension-operators.js';
 import { operandParam } from './operand-params.js';
+import { objectOperandArguments } from './extension-operands.js';
 import { joinCondition } from './relationships.js';
 import { and, columnRef, or } from './sql-text.js';
 
@@ -262,9 +264,36 @@ function comparison(context: CompileContext, scope: Scope, column: ColumnModel |
       conditions.push(reader.boolean(operand) ? `${subject} is null` : `${subject} is not null`);
       continue;
     }
-    const { sqlType, encoding } = operandParam(column.type, operator.operand);
-    const typeName = operator.operand === 'scalar' ? column.type.scalar : `[${column.type.scalar}!]`;
-    conditions.push(operator.render(subject, reader.param(operand, params, sqlType, encoding, typeName)));
+    if (operator.operand === 'cast') {
+      conditions.push(castCondition(context, scope, { subject, type: column.type }, operand));
+      continue;
+    }
+    if (isObjectOperand(operator.operand)) {
+      conditions.push(operator.render(subject, objectOperandArguments(context, column.type, operator.operand, operand)));
+      continue;
+    }
+    const { sqlType, encoding, construct } = operandParam(column.type, operator.operand);
+    conditions.push(operator.render(subject, construct(reader.param(operand, params, sqlType, encoding, operandTypeName(column.type, operator.operand)))));
+  }
+  return and(conditions);
+}
+
+/** The GraphQL type an operand is named by in errors. */
+function operandTypeName(type: ColumnType, operand: OperandKind): string {
+  if (operand === 'scalar') return type.scalar;
+  if (operand === 'lquery' || operand === 'ltxtquery') return operand;
+  return operand === 'lquery-list' ? '[String!]' : `[${type.scalar}!]`;
+}
+
+/** `_cast: {geography: {...}}`: the column converted to the named type, compared with that type's operators. */
+function castCondition(context: CompileContext, scope: Scope, column: { subject: string; type: ColumnType }, input: Input): string {
+  const conditions: string[] = [];
+  for (const [name, expression] of context.reader.fields(input)) {
+    if (context.reader.isNull(expression)) continue;
+    const target = CAST_TARGETS[column.type.category];
+    if (name !== target) throw errors.fieldNotFound(expression.path, name, `${column.type.scalar}_cast_exp`);
+    const type = siblingType(column.type, target);
+    conditions.push(comparison(context, scope, { subject: `(${column.subject})::${type.sqlType}`, type }, expression));
   }
   return and(conditions);
 }
