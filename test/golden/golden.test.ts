@@ -21,7 +21,8 @@ import { formatSql } from './format-sql.js';
  * A concept may bring a data set of its own beside the golden one: `fixture.sql` (run
  * after the golden seed) and `metadata.json` (in place of the golden metadata). With
  * `postgis` in `fixture.json` its database is made on the PostGIS server
- * (test/harness/postgis-database.ts).
+ * (test/harness/postgis-database.ts). Its refused cases are named `errors-<what>`, and
+ * `rollback` in a case's request.json rolls back a mutation outside `mutation/`.
  */
 const casesDir = fileURLToPath(new URL('./cases/', import.meta.url));
 const update = process.env.UPDATE_GOLDEN === '1';
@@ -60,7 +61,7 @@ describe('SQL compiler golden cases', () => {
     const fixture = await fixtureFor(name.split('/')[0]!);
     const query = readFileSync(`${dir}query.graphql`, 'utf8');
     const request = existsSync(`${dir}request.json`) ? JSON.parse(readFileSync(`${dir}request.json`, 'utf8')) : {};
-    const refused = name.startsWith('errors/');
+    const refused = name.startsWith('errors/') || name.split('/')[1]!.startsWith('errors-');
     // Mutation cases are rolled back, so that every case sees the same data set.
     const run = await fixture.run(query, { ...request, rollback: name.startsWith('mutation/') || name.startsWith('errors/mutation-') || request.rollback === true });
 
