@@ -4,6 +4,7 @@ import { qualifiedTable, type SourceModel, type TableModel } from '../models/tab
 import { INT_TYPE, type ColumnType } from '../models/column-types.js';
 import { inputArgumentsOf } from '../models/function-model.js';
 import { operatorNamed } from '../models/operators.js';
+import { operandValueProblem } from '../models/extension-values.js';
 
 export interface PermissionProblem {
   /** JSON path of the offending part, relative to the permission object (`$.filter.author.name`). */
@@ -119,8 +120,11 @@ function comparisonProblem(table: TableModel, root: TableModel, type: ColumnType
     if (COLUMN_OPERATORS.has(operator)) {
       const [scope, name] = Array.isArray(operand) && operand.length === 2 && operand[0] === '$' ? [root, operand[1]] : [table, operand];
       if (typeof name !== 'string' || !scope.columnsByName.has(name)) return { path: `${path}.${operator}`, message: `no such column exists: ${JSON.stringify(name)}` };
-    } else if (operatorNamed(type, operator) === undefined) {
-      return { path: `${path}.${operator}`, message: `unknown operator ${JSON.stringify(operator)} for a column of type ${JSON.stringify(type.scalar)}` };
+    } else {
+      const known = operatorNamed(type, operator);
+      if (known === undefined) return { path: `${path}.${operator}`, message: `unknown operator ${JSON.stringify(operator)} for a column of type ${JSON.stringify(type.scalar)}` };
+      const problem = operandValueProblem(type, known.operand, operand);
+      if (problem !== null) return { path: `${path}.${operator}`, message: problem };
     }
   }
   return null;

@@ -12,7 +12,7 @@ import {
   type GraphQLNullableType,
 } from 'graphql';
 import type { ColumnType } from '../models/column-types.js';
-import { checkGeoJson, checkLtree, checkRaster, type ValueCheck } from '../models/extension-values.js';
+import { VALUE_CHECKS } from '../models/extension-values.js';
 import { errors } from '../../../src/errors/errors.js';
 
 const BUILT_IN: Record<string, GraphQLScalarType> = { Int: GraphQLInt, Float: GraphQLFloat, String: GraphQLString, Boolean: GraphQLBoolean };
@@ -25,18 +25,14 @@ const BUILT_IN: Record<string, GraphQLScalarType> = { Int: GraphQLInt, Float: Gr
  */
 const customScalars = new Map<string, GraphQLScalarType>();
 
-/**
- * Extension types whose values the engine checks first, as Hasura's parsers do: a bad
- * GeoJSON, label path or raster is refused with `parse-failed` before any SQL runs.
- */
-const CHECKED_SCALARS: Record<string, ValueCheck> = { geometry: checkGeoJson, geography: checkGeoJson, ltree: checkLtree, raster: checkRaster };
-
 export function scalarType(name: string): GraphQLScalarType {
   const builtIn = BUILT_IN[name];
   if (builtIn !== undefined) return builtIn;
   let scalar = customScalars.get(name);
   if (scalar === undefined) {
-    const check = CHECKED_SCALARS[name];
+    // Extension types whose values are checked first, as Hasura's parsers do: a bad GeoJSON,
+    // label path or raster is refused with `parse-failed` before any SQL runs.
+    const check = VALUE_CHECKS[name];
     const parse = (value: unknown): unknown => {
       const problem = check?.(value) ?? null;
       if (problem !== null) throw errors.parseFailed('$', problem);

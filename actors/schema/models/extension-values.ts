@@ -4,6 +4,10 @@
  * object, `ltree` a dotted label path without empty labels, `raster` the hexadecimal text
  * of its well-known binary. Each check returns the complaint, or null for a good value.
  */
+import { SESSION_VARIABLE_PREFIX } from '../../../src/session/session.js';
+import type { ColumnType } from './column-types.js';
+import type { OperandKind } from './operators.js';
+
 export type ValueCheck = (value: unknown) => string | null;
 
 const LTREE_MESSAGE = 'Expecting label path: a sequence of zero or more labels separated by dots, for example L1.L2.L3';
@@ -75,3 +79,29 @@ export const checkGeoJson: ValueCheck = (value) => {
   if (value.coordinates === undefined) return `a ${type} needs "coordinates"`;
   return shape(value.coordinates);
 };
+
+/** The checks by GraphQL scalar name. */
+export const VALUE_CHECKS: Record<string, ValueCheck> = { geometry: checkGeoJson, geography: checkGeoJson, ltree: checkLtree, raster: checkRaster };
+
+/**
+ * A permission's operand of a checked type, judged when the permission is created rather
+ * than when a query runs; a session variable standing for the value is judged per request.
+ */
+export function operandValueProblem(type: ColumnType, operand: OperandKind, value: unknown): string | null {
+  const check = (scalar: string, item: unknown): string | null =>
+    typeof item === 'string' && item.toLowerCase().startsWith(SESSION_VARIABLE_PREFIX) ? null : VALUE_CHECKS[scalar]?.(item) ?? null;
+  switch (operand) {
+    case 'scalar':
+      return check(type.scalar, value);
+    case 'scalar-list':
+      return Array.isArray(value) ? value.map((item) => check(type.scalar, item)).find((problem) => problem !== null) ?? null : null;
+    case 'd-within':
+    case 'd-within-geography':
+      return isObject(value) && value.from !== undefined ? check(type.scalar, value.from) : null;
+    case 'nband-geom':
+    case 'geom-nband':
+      return isObject(value) && value.geommin !== undefined ? check('geometry', value.geommin) : null;
+    default:
+      return null;
+  }
+}

@@ -176,6 +176,17 @@ describe('a role whose permission filter uses a spatial operator', () => {
   });
 });
 
+describe('GeoJSON in permissions', () => {
+  it('refuses a permission whose filter holds malformed GeoJSON when it is created', async () => {
+    const refused = await engine.query({
+      type: 'create_select_permission',
+      args: { table: 'city', role: 'broken', permission: { columns: ['id'], filter: { location: { _st_d_within: { distance: 1, from: { type: 'Point', coordinates: [1] } } } } } },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toMatch(/a position needs 2 to 4 numbers/);
+  });
+});
+
 describe('the schema', () => {
   it('names the comparison and input types as Hasura does', async () => {
     const answer = await engine.graphql({
