@@ -1,7 +1,6 @@
 import { GraphQLBoolean, GraphQLFloat, GraphQLInputObjectType, GraphQLInt, GraphQLNonNull, type GraphQLInputFieldConfigMap } from 'graphql';
 import { siblingType, type ColumnType } from '../models/column-types.js';
 import { CAST_TARGETS, OBJECT_OPERAND_TYPE_NAMES, type ObjectOperand } from '../models/extension-operators.js';
-import { comparisonType } from './filter-types.js';
 import { scalarType, type TypeRegistry } from './type-registry.js';
 
 /**
@@ -31,7 +30,7 @@ function objectOperandFields(type: ColumnType, operand: ObjectOperand): GraphQLI
 }
 
 /** `geometry_cast_exp {geography: geography_comparison_exp}` and `geography_cast_exp {geometry: geometry_comparison_exp}`. */
-export function castExpType(registry: TypeRegistry, type: ColumnType): GraphQLInputObjectType {
+export function castExpType(registry: TypeRegistry, type: ColumnType, comparisonType: (registry: TypeRegistry, type: ColumnType) => GraphQLInputObjectType): GraphQLInputObjectType {
   const name = `${type.scalar}_cast_exp`;
   return registry.get(name, () => new GraphQLInputObjectType({
     name,

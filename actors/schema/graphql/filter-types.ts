@@ -65,7 +65,7 @@ function aggregateBoolExpType(registry: TypeRegistry, role: RoleAccess, access: 
   }));
 }
 
-export function comparisonType(registry: TypeRegistry, type: ColumnType): GraphQLInputObjectType {
+function comparisonType(registry: TypeRegistry, type: ColumnType): GraphQLInputObjectType {
   const name = type.isArray ? typeNames.arrayComparison(type.scalar) : typeNames.comparison(type.scalar);
   return registry.get(name, () => new GraphQLInputObjectType({
     name,
@@ -90,7 +90,7 @@ function operandType(registry: TypeRegistry, type: ColumnType, operand: OperandK
     case 'geom-nband':
       return objectOperandType(registry, type, operand);
     case 'cast':
-      return castExpType(registry, type);
+      return castExpType(registry, type, comparisonType);
     case 'scalar':
       return scalarType(type.scalar);
     case 'scalar-list':

@@ -1,6 +1,6 @@
 import { qualified, quoteIdent } from '../../../src/pg/quote.js';
 import type { ColumnType, ExtensionCategory, TypeCategory } from './column-types.js';
-import type { ComparisonOperator, OperandKind } from './operators.js';
+import type { ComparisonOperator, OperandKind } from './comparison-operator.js';
 
 /**
  * The operators of extension types, Hasura's names over the extension's own functions and

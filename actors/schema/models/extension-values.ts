@@ -6,7 +6,7 @@
  */
 import { SESSION_VARIABLE_PREFIX } from '../../../src/session/session.js';
 import type { ColumnType } from './column-types.js';
-import type { OperandKind } from './operators.js';
+import type { OperandKind } from './comparison-operator.js';
 
 export type ValueCheck = (value: unknown) => string | null;
 

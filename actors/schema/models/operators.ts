@@ -1,40 +1,14 @@
 import type { ColumnType, ExtensionCategory } from './column-types.js';
+import type { ComparisonOperator, OperandKind } from './comparison-operator.js';
 import { extensionOperators, operatorInSchema } from './extension-operators.js';
+
+export type { ComparisonOperator, OperandKind } from './comparison-operator.js';
 
 /**
  * The comparison operators of `<type>_comparison_exp`, one table for the schema builder
  * (which operators a column type offers, and their operand types) and the compiler (the
  * SQL each one becomes), so the two cannot disagree. Names and meanings are Hasura's.
  */
-export type OperandKind =
-  /** The column's own scalar (`_eq: Int`). */
-  | 'scalar'
-  /** A list of the column's scalar (`_in: [Int!]`). */
-  | 'scalar-list'
-  /** A whole array value, for array columns (`_contains: [Int!]`). */
-  | 'array'
-  | 'string'
-  | 'string-list'
-  /** `_is_null`: decides the SQL text rather than being a parameter. */
-  | 'boolean'
-  /** `ltree`'s patterns: `_matches: lquery`, `_matches_any: [String!]` (lquery[]), `_matches_fulltext: ltxtquery`. */
-  | 'lquery'
-  | 'lquery-list'
-  | 'ltxtquery'
-  /** PostGIS input objects: `st_d_within_input`, `st_d_within_geography_input`, `st_intersects_nband_geom_input`, `st_intersects_geom_nband_input`. */
-  | 'd-within'
-  | 'd-within-geography'
-  | 'nband-geom'
-  | 'geom-nband'
-  /** `_cast: {geography: geography_comparison_exp}`: a comparison of the converted column. */
-  | 'cast';
-
-export interface ComparisonOperator {
-  name: string;
-  operand: OperandKind;
-  render(column: string, operand: string): string;
-  description?: string;
-}
 
 /**
  * How an operator is spelled: bare for built-in types; `OPERATOR("schema".=)` for an
