@@ -29,6 +29,8 @@ const SETUP_SQL = `
     (1, 'Paris', 'SRID=4326;POINT(2.3522 48.8566)'),
     (2, 'Versailles', 'SRID=4326;POINT(2.1301 48.8049)'),
     (3, 'Lyon', 'SRID=4326;POINT(4.8357 45.764)');
+  create function places_near(around postgis.geometry, radius float8) returns setof place language sql stable
+    as $$ select * from place where postgis.st_dwithin(geom, around, radius) $$;
 `;
 
 const point = (x: number, y: number, z?: number) => ({ type: 'Point', coordinates: z === undefined ? [x, y] : [x, y, z] });
@@ -44,6 +46,7 @@ beforeAll(async () => {
     args: [
       { type: 'track_table', args: { table: 'place' } },
       { type: 'track_table', args: { table: 'city' } },
+      { type: 'track_function', args: { schema: 'public', name: 'places_near' } },
       {
         type: 'create_select_permission',
         args: { table: 'place', role: 'nearby', permission: { columns: ['id', 'name', 'geom'], filter: { geom: { _st_d_within: { distance: 1.5, from: point(0, 0) } } } } },
@@ -54,7 +57,7 @@ beforeAll(async () => {
       },
     ],
   });
-  expect(setup.json).toEqual(Array(4).fill({ message: 'success' }));
+  expect(setup.json).toEqual(Array(5).fill({ message: 'success' }));
 }, 300_000);
 
 afterAll(async () => {
@@ -152,6 +155,11 @@ describe('GeoJSON in and out', () => {
     expect(stored.rows).toEqual([{ text: 'POINT(7 7)', srid: 4326 }]);
     const city = await engine.graphql({ query: 'mutation { insert_city_one(object: {id: 9, name: "Nice", location: {type: "Point", coordinates: [7.262, 43.7102]}}) { location } }' });
     expect(city.json.data.insert_city_one.location.coordinates).toEqual([7.262, 43.7102]);
+  });
+
+  it('passes GeoJSON to a tracked function\'s geometry argument', async () => {
+    const answer = await engine.graphql({ query: '{ places_near(args: {around: {type: "Point", coordinates: [10, 9]}, radius: 1.5}) { id name } }' });
+    expect(answer.json).toEqual({ data: { places_near: [{ id: 4, name: 'far point' }] } });
   });
 
   it('refuses malformed GeoJSON before any SQL, with parse-failed', async () => {
