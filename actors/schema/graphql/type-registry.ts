@@ -7,7 +7,9 @@ import {
   GraphQLNonNull,
   GraphQLScalarType,
   GraphQLString,
+  Kind,
   valueFromASTUntyped,
+  type ValueNode,
   type GraphQLNamedType,
   type GraphQLNullableType,
 } from 'graphql';
@@ -38,10 +40,22 @@ export function scalarType(name: string): GraphQLScalarType {
       if (problem !== null) throw errors.parseFailed('$', problem);
       return value;
     };
-    scalar = new GraphQLScalarType({ name, parseValue: parse, parseLiteral: (node, variables) => parse(valueFromASTUntyped(node, variables)) });
+    // Validation reads a literal without the request's variables: one holding `$variables`
+    // (`{type: "Point", coordinates: $at}`) is left to PostgreSQL.
+    scalar = new GraphQLScalarType({
+      name,
+      parseValue: parse,
+      parseLiteral: (node, variables) => (holdsVariable(node) ? valueFromASTUntyped(node, variables) : parse(valueFromASTUntyped(node, variables))),
+    });
     customScalars.set(name, scalar);
   }
   return scalar;
+}
+
+function holdsVariable(node: ValueNode): boolean {
+  if (node.kind === Kind.VARIABLE) return true;
+  if (node.kind === Kind.LIST) return node.values.some(holdsVariable);
+  return node.kind === Kind.OBJECT && node.fields.some((field) => holdsVariable(field.value));
 }
 
 /** A column's output type: its scalar, a list of it for arrays, non-null when the column is. */

@@ -103,6 +103,11 @@ function sqlTypeName(schema: string, name: string): string {
   return schema === 'pg_catalog' ? quoteIdent(name) : qualified(schema, name);
 }
 
+/** A type of an extension with operators of its own. */
+export function isExtensionType(type: ColumnType): type is ColumnType & { category: ExtensionCategory } {
+  return type.category in EXTENSION_CATEGORIES;
+}
+
 /** Types with `sum`, `avg`, `stddev`... (Hasura's numeric aggregate fields). */
 export function isNumeric(type: ColumnType): boolean {
   return type.category === 'numeric';

@@ -1,4 +1,4 @@
-import type { ColumnType, ExtensionCategory } from './column-types.js';
+import { isExtensionType, type ColumnType } from './column-types.js';
 import type { ComparisonOperator, OperandKind } from './comparison-operator.js';
 import { extensionOperators, operatorInSchema } from './extension-operators.js';
 
@@ -96,8 +96,4 @@ export function operatorNamed(type: ColumnType, name: string): ComparisonOperato
     OPERATOR_TABLES.set(key, table);
   }
   return table.get(name);
-}
-
-function isExtensionType(type: ColumnType): type is ColumnType & { category: ExtensionCategory } {
-  return type.category === 'ltree' || type.category === 'geometry' || type.category === 'geography' || type.category === 'raster';
 }

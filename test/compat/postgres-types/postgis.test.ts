@@ -110,6 +110,10 @@ describe('geometry operators', () => {
     });
     expect(answer.json).toEqual({ data: { place: [{ id: 2 }], same: [{ id: 4 }], listed: [{ id: 1 }] } });
   });
+  it('takes a GeoJSON literal with variables inside', async () => {
+    const answer = await engine.graphql({ query: 'query($x: Float!) { place(where: {geom: {_st_contains: {type: "Point", coordinates: [$x, 0.5]}}}) { id } }', variables: { x: 1.5 } });
+    expect(answer.json).toEqual({ data: { place: [{ id: 2 }] } });
+  });
   it('_cast: {geography: ...} compares a geometry as a geography, in metres', async () => {
     expect(await placeIds('_cast', { geography: { _st_d_within: { distance: 200000, from: point(11, 11) } } })).toEqual([4]);
   });
