@@ -17,17 +17,20 @@ const STRINGIFIED_TYPES = new Set(['int8', 'numeric', 'float8']);
  * type, for aggregates too (`sum` of a bigint column is stringified, of an int column not).
  */
 export function outputValue(context: CompileContext, type: ColumnType, expression: string): string {
-  if (!type.isArray && (type.category === 'geometry' || type.category === 'geography')) return geoJson(type, expression);
+  if (isSpatial(type)) return spatialOutput(type, expression);
   if (!context.stringifyNumbers || type.isArray || !STRINGIFIED_TYPES.has(type.elementSqlType)) return expression;
   return `(${expression})::text`;
 }
 
+const isSpatial = (type: ColumnType): boolean => !type.isArray && (type.category === 'geometry' || type.category === 'geography');
+
 /**
  * A geometry or geography as GeoJSON, as Hasura answers it: up to 15 decimal digits, and
- * the long form of its coordinate system (`urn:ogc:def:crs:EPSG::4326`) when it has one.
+ * the long form of its coordinate system (`urn:ogc:def:crs:EPSG::4326`) when it has one;
+ * any other value as it is.
  */
-function geoJson(type: ColumnType, expression: string): string {
-  return `${qualified(type.typeSchema, 'st_asgeojson')}(${expression}, 15, 4)::json`;
+export function spatialOutput(type: ColumnType, expression: string): string {
+  return isSpatial(type) ? `${qualified(type.typeSchema, 'st_asgeojson')}(${expression}, 15, 4)::json` : expression;
 }
 
 /** A scalar computed field's value (or an aggregate of it), typed by its function's return type. */

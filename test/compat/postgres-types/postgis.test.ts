@@ -188,6 +188,18 @@ describe('a role whose permission filter uses a spatial operator', () => {
   });
 });
 
+describe('the v1 data API', () => {
+  it('filters with a spatial operator and answers GeoJSON', async () => {
+    const answer = await engine.query({ type: 'select', args: { table: 'place', columns: ['id', 'geom'], where: { geom: { _st_contains: point(1.5, 0.5) } } } });
+    expect(answer.json).toEqual([{ id: 2, geom: { type: 'Polygon', crs: { type: 'name', properties: { name: 'urn:ogc:def:crs:EPSG::4326' } }, coordinates: [[[0, 0], [0, 2], [2, 2], [2, 0], [0, 0]]] } }]);
+  });
+
+  it('inserts GeoJSON and returns it', async () => {
+    const answer = await engine.query({ type: 'insert', args: { table: 'place', objects: [{ id: 40, name: 'v1', geom: point(3, 3) }], returning: ['geom'] } });
+    expect(answer.json).toEqual({ affected_rows: 1, returning: [{ geom: { type: 'Point', crs: { type: 'name', properties: { name: 'urn:ogc:def:crs:EPSG::4326' } }, coordinates: [3, 3] } }] });
+  });
+});
+
 describe('GeoJSON in permissions', () => {
   it('refuses a permission whose filter holds malformed GeoJSON when it is created', async () => {
     const refused = await engine.query({

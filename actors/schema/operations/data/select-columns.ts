@@ -6,6 +6,7 @@ import { permissionInput } from '../../sql/input.js';
 import { readFrom, tableAccessOf } from '../../sql/context.js';
 import { joinCondition } from '../../sql/relationships.js';
 import { and, columnRef, jsonObject } from '../../sql/sql-text.js';
+import { spatialOutput } from '../../sql/output-value.js';
 import { compileSqlNamedWhere, permissionFilter } from '../../sql/where.js';
 import { notAllowed, permittedColumn, type DataAccess } from './access.js';
 import { orderByClause, type OrderByArg } from './order-by.js';
@@ -60,10 +61,10 @@ export function rowObject(context: CompileContext, access: DataAccess, table: Ta
   columns.forEach((item, index) => {
     const itemPath = `${path}[${index}]`;
     if (item === '*') {
-      for (const column of table.columns) if (!pairs.has(column.name)) pairs.set(column.name, columnRef(alias, column.name));
+      for (const column of table.columns) if (!pairs.has(column.name)) pairs.set(column.name, spatialOutput(column.type, columnRef(alias, column.name)));
     } else if (typeof item === 'string') {
       const column = permittedColumn(access, byName, 'select', item, itemPath);
-      if (!pairs.has(column.name)) pairs.set(column.name, columnRef(alias, column.name));
+      if (!pairs.has(column.name)) pairs.set(column.name, spatialOutput(column.type, columnRef(alias, column.name)));
     } else {
       pairs.set(item.alias ?? item.name, relationshipValue(context, access, table, alias, item, itemPath));
     }
