@@ -12,7 +12,8 @@ import { QUERIES, QUERY_TRACKING } from './queries.js';
  * (from the build, admin secret set and sent, logs at the default level) under
  * `node --cpu-prof`, loaded with one bench query, then the profile's top frames by self
  * time and its self time by package. `npm run build` first; then
- * `npx tsx test/bench/profile.ts [query name substring]`. BENCH_SECONDS per query (default 8).
+ * `npx tsx test/bench/profile.ts [query name substring]`. BENCH_SECONDS per query (default 8),
+ * BENCH_PROFILE_PORT for the engine (default 5583).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
       const engine = await startBenchEngine({
         databaseUrl: database.url,
         natsUrl: NATS_URL,
-        port: 5560,
+        port: Number(process.env.BENCH_PROFILE_PORT ?? 5583),
         prefix: `prof${randomBytes(3).toString('hex')}`,
         adminSecret: ADMIN_SECRET,
         nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
