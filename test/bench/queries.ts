@@ -13,10 +13,10 @@ export interface BenchQuery {
   variables?: Record<string, unknown>;
   sql: string;
   /**
-   * The same statement with every value a parameter, as ARCHITECTURE decision 5 makes the
-   * engine write it; only where that differs from `sql`. A LIMIT that is a parameter is
-   * planned again on every execution (PostgreSQL's generic plan cannot know it is small),
-   * which a literal LIMIT is not: this row shows what that costs the limit itself.
+   * The same statement with every value a parameter, LIMIT included, where that differs from
+   * `sql`: what the engine wrote before ARCHITECTURE decision 5 made LIMIT a literal. A LIMIT
+   * that is a parameter is planned again on every execution (PostgreSQL's generic plan cannot
+   * know it is small); this row shows what that costs the limit itself.
    */
   parameterized?: { sql: string; params: unknown[] };
 }
