@@ -2,7 +2,7 @@ import type { Config } from '../../src/config/load.js';
 import { errors } from '../../src/errors/errors.js';
 import { invariant } from '../../src/errors/service-error.js';
 import { ADMIN_ROLE, makeSession, sessionVariablesFromHeaders, withoutBackendOnlyClaim, type Session } from '../../src/session/session.js';
-import { presentedSecret, secretMatches } from './admin-secret.js';
+import { presentedSecret, secretMatcher } from './admin-secret.js';
 import type { JwtAuthenticator } from './jwt/authenticate.js';
 import type { AuthWebhook, HookRequest } from './webhook.js';
 
@@ -43,11 +43,12 @@ export function createSessionResolver(config: Config, modes: AuthModes = {}): Se
     return withoutBackendOnlyClaim(makeSession(unauthorizedRole, sessionVariablesFromHeaders(headers)));
   };
   const { jwt, webhook } = modes;
+  const isAdminSecret = secretMatcher(adminSecret);
 
   return async (headers, request) => {
     const presented = presentedSecret(headers);
     if (presented !== undefined) {
-      if (!secretMatches(presented, adminSecret)) throw errors.invalidAdminSecret('$');
+      if (!isAdminSecret(presented)) throw errors.invalidAdminSecret('$');
       return sessionFromHeaders(ADMIN_ROLE, headers);
     }
     if (jwt !== undefined) {

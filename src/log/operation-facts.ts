@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { REPLY_META } from '../bus/wire.js';
+import { LruCache } from '../cache/lru.js';
 
 /**
  * What running a /v1/graphql request tells its log lines, gathered by the schema actor
@@ -17,9 +18,17 @@ export function newOperationFacts(): OperationFacts {
   return { operations: [], statements: [], sqlMs: 0 };
 }
 
+/** Query texts' hashes, kept: a client sends the same few texts again and again. */
+const hashes = new LruCache<string>(1000);
+
 /** Identifies a query text in logs without writing it out; sha1, as Hasura's query hashes. */
 export function queryHash(query: string): string {
-  return createHash('sha1').update(query).digest('hex');
+  let hash = hashes.get(query);
+  if (hash === undefined) {
+    hash = createHash('sha1').update(query).digest('hex');
+    hashes.set(query, hash);
+  }
+  return hash;
 }
 
 const ERRORS_BODY = Buffer.from('{"errors":');

@@ -139,11 +139,11 @@ const ENGINE_NODE_ARGS = (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').f
  * `adminSecret` it runs as users run it: the secret set, logs at the default level;
  * without, in development mode (no admin secret), logging warnings only.
  */
-export async function startBenchEngine(options: { databaseUrl: string; natsUrl: string; port: number; prefix: string; adminSecret?: string; env?: Record<string, string> }): Promise<Target> {
+export async function startBenchEngine(options: { databaseUrl: string; natsUrl: string; port: number; prefix: string; adminSecret?: string; env?: Record<string, string>; nodeArgs?: string[] }): Promise<Target> {
   const asUsersRunIt = options.adminSecret !== undefined;
   const engine = await startTarget(
     process.execPath,
-    [...ENGINE_NODE_ARGS, 'dist/src/main.js', 'serve'],
+    [...(options.nodeArgs ?? ENGINE_NODE_ARGS), 'dist/src/main.js', 'serve'],
     {
       SERVICE_GRAPHQL_DATABASE_URL: options.databaseUrl,
       SERVICE_GRAPHQL_NATS_URL: options.natsUrl,

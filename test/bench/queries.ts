@@ -9,12 +9,14 @@ export interface BenchQuery {
   name: string;
   engine: string;
   postgraphile: string;
+  /** The GraphQL variables both GraphQL targets are sent with the query, as clients send them. */
+  variables?: Record<string, unknown>;
   sql: string;
   /**
-   * The same statement with every value a parameter, as ARCHITECTURE decision 5 makes the
-   * engine write it; only where that differs from `sql`. A LIMIT that is a parameter is
-   * planned again on every execution (PostgreSQL's generic plan cannot know it is small),
-   * which a literal LIMIT is not: this row shows what that costs the limit itself.
+   * The same statement with every value a parameter, LIMIT included, where that differs from
+   * `sql`: what the engine wrote before ARCHITECTURE decision 5 made LIMIT a literal. A LIMIT
+   * that is a parameter is planned again on every execution (PostgreSQL's generic plan cannot
+   * know it is small); this row shows what that costs the limit itself.
    */
   parameterized?: { sql: string; params: unknown[] };
 }
@@ -28,8 +30,9 @@ export const QUERIES: BenchQuery[] = [
   },
   {
     name: 'filtered, ordered list of 20',
-    engine: '{ track(where: {genre_id: {_eq: 3}}, order_by: {name: asc}, limit: 20) { id name milliseconds } }',
-    postgraphile: '{ allTracks(condition: {genreId: 3}, orderBy: NAME_ASC, first: 20) { nodes { rowId name milliseconds } } }',
+    engine: 'query ($genre: Int!) { track(where: {genre_id: {_eq: $genre}}, order_by: {name: asc}, limit: 20) { id name milliseconds } }',
+    postgraphile: 'query ($genre: Int!) { allTracks(condition: {genreId: $genre}, orderBy: NAME_ASC, first: 20) { nodes { rowId name milliseconds } } }',
+    variables: { genre: 3 },
     sql: `select json_build_object('track', coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'milliseconds', t.milliseconds) order by t.name)
             from (select * from track where genre_id = $1 order by name limit 20) t), '[]'))::text as data`,
     parameterized: {
@@ -51,17 +54,26 @@ export const QUERIES: BenchQuery[] = [
           from (select * from artist order by id limit 10) a`,
   },
   {
-    name: 'aggregate',
-    engine: '{ track_aggregate(where: {genre_id: {_eq: 3}}) { aggregate { count sum { milliseconds } avg { milliseconds } max { milliseconds } } } }',
-    postgraphile: '{ allTracks(condition: {genreId: 3}) { aggregates { distinctCount { rowId } sum { milliseconds } average { milliseconds } max { milliseconds } } } }',
+    name: 'aggregate over one album',
+    engine: '{ track_aggregate(where: {album_id: {_eq: 7}}) { aggregate { count sum { milliseconds } avg { milliseconds } max { milliseconds } } } }',
+    postgraphile: '{ allTracks(condition: {albumId: 7}) { aggregates { distinctCount { rowId } sum { milliseconds } average { milliseconds } max { milliseconds } } } }',
     sql: `select json_build_object('track_aggregate', json_build_object('aggregate', json_build_object(
             'count', count(*), 'sum', json_build_object('milliseconds', sum(milliseconds)),
             'avg', json_build_object('milliseconds', avg(milliseconds)), 'max', json_build_object('milliseconds', max(milliseconds)))))::text as data
-          from track where genre_id = $1`,
+          from track where album_id = $1`,
   },
 ];
 
 QUERIES.push(...MUTATION_QUERIES);
 
 /** Parameters of the hand-written statements, in the order of QUERIES. */
-export const SQL_PARAMS: unknown[][] = [[12345], [3], [], [3], ...MUTATION_SQL_PARAMS];
+export const SQL_PARAMS: unknown[][] = [[12345], [3], [], [7], ...MUTATION_SQL_PARAMS];
+
+/** The bench data set's tables and relationships, as the engine tracks them. */
+export const QUERY_TRACKING = [
+  ...['genre', 'artist', 'album', 'track'].map((name) => ({ type: 'track_table', args: { name } })),
+  { type: 'create_array_relationship', args: { table: 'artist', name: 'albums', using: { foreign_key_constraint_on: { table: 'album', column: 'artist_id' } } } },
+  { type: 'create_object_relationship', args: { table: 'album', name: 'artist', using: { foreign_key_constraint_on: 'artist_id' } } },
+  { type: 'create_array_relationship', args: { table: 'album', name: 'tracks', using: { foreign_key_constraint_on: { table: 'track', column: 'album_id' } } } },
+  { type: 'create_object_relationship', args: { table: 'track', name: 'album', using: { foreign_key_constraint_on: 'album_id' } } },
+];

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
 import { startEmbeddedPostgres } from '../../src/pg/embedded.js';
 import { createPool } from '../../src/pg/pool.js';
 import { runAuthBench } from './auth.js';
@@ -7,7 +8,7 @@ import { TRACING_BENCH_HEADER, TRACING_BENCH_TITLE, runTracingBench } from './tr
 import { METRICS_BENCH_HEADER, METRICS_BENCH_TITLE, runMetricsBench } from './metrics.bench.js';
 import { seedDataset } from './dataset.js';
 import { load, median, printTable, probe, residentMiB, startBenchEngine, startTarget, type LoadResult, type Target } from './harness.js';
-import { QUERIES } from './queries.js';
+import { QUERIES, QUERY_TRACKING } from './queries.js';
 import { REMOTE_BENCH_HEADER, REMOTE_BENCH_TITLE, runRemoteBench } from './remote.bench.js';
 import { MUTATION_TRACKING, prepareMutationTable } from './mutations.js';
 import { measureSchemaBuild } from './schema-build.js';
@@ -21,7 +22,10 @@ import { runTriggersBench, TRIGGERS_BENCH_HEADER, TRIGGERS_BENCH_TITLE } from '.
  * benchmark (remote.bench.ts), the event trigger one (triggers.bench.ts), the
  * subscriptions one (subscriptions.bench.ts), the limits one (limits.bench.ts) and the
  * tracing one (tracing.bench.ts) and the metrics one (metrics.bench.ts), each with its own database and engine.
- * Settings: BENCH_SECONDS per round (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 20).
+ * The engine runs as users run it: from its build, the admin secret set and sent, logs at
+ * the default level. The machine's load average is printed beside the figures.
+ * Settings: BENCH_SECONDS per round (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS
+ * (default 20), BENCH_QUERIES_ONLY=1 (the query table only).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -35,13 +39,11 @@ const NATS_URL = process.env.SERVICE_GRAPHQL_NATS_URL ?? 'nats://127.0.0.1:4222'
 /** The hand-written statement with every value a parameter (queries.ts `parameterized`), where it differs. */
 const PARAMETERIZED = 'hand-written SQL, all values parameters';
 
-const TRACKING = [
-  ...['genre', 'artist', 'album', 'track'].map((name) => ({ type: 'track_table', args: { name } })),
-  { type: 'create_array_relationship', args: { table: 'artist', name: 'albums', using: { foreign_key_constraint_on: { table: 'album', column: 'artist_id' } } } },
-  { type: 'create_object_relationship', args: { table: 'album', name: 'artist', using: { foreign_key_constraint_on: 'artist_id' } } },
-  { type: 'create_array_relationship', args: { table: 'album', name: 'tracks', using: { foreign_key_constraint_on: { table: 'track', column: 'album_id' } } } },
-  { type: 'create_object_relationship', args: { table: 'track', name: 'album', using: { foreign_key_constraint_on: 'album_id' } } },
-];
+/** The engine runs as users run it: the admin secret set and sent (with logs at the default level, harness.ts). */
+const ADMIN_SECRET = 'bench-admin-secret';
+const ADMIN_HEADERS = { 'x-service-admin-secret': ADMIN_SECRET };
+/** BENCH_QUERIES_ONLY=1: the query table only, without the sections after it. */
+const QUERIES_ONLY = process.env.BENCH_QUERIES_ONLY === '1';
 
 async function main(): Promise<void> {
   const database = await startEmbeddedPostgres({ dataDir: '.data/bench-pg', port: Number(process.env.BENCH_PG_PORT ?? 5441) });
@@ -51,10 +53,10 @@ async function main(): Promise<void> {
     process.stdout.write('seeding the data set...\n');
     await seedDataset(pool);
     await prepareMutationTable(pool);
-    const engine = await startBenchEngine({ databaseUrl: database.url, natsUrl: NATS_URL, port: ENGINE_PORT, prefix: `bench${randomBytes(3).toString('hex')}` });
+    const engine = await startBenchEngine({ databaseUrl: database.url, natsUrl: NATS_URL, port: ENGINE_PORT, prefix: `bench${randomBytes(3).toString('hex')}`, adminSecret: ADMIN_SECRET });
     targets.push(engine);
-    await probe(`${engine.url}/v1/query`, JSON.stringify({ type: 'clear_metadata', args: {} }));
-    const tracked = await probe(`${engine.url}/v1/query`, JSON.stringify({ type: 'bulk', args: [...TRACKING, ...MUTATION_TRACKING] }));
+    await probe(`${engine.url}/v1/query`, JSON.stringify({ type: 'clear_metadata', args: {} }), ADMIN_HEADERS);
+    const tracked = await probe(`${engine.url}/v1/query`, JSON.stringify({ type: 'bulk', args: [...QUERY_TRACKING, ...MUTATION_TRACKING] }), ADMIN_HEADERS);
     if (!Array.isArray(tracked)) throw new Error(`tracking failed: ${JSON.stringify(tracked)}`);
     const postgraphile = await startTarget('test/bench/peers/node_modules/.bin/node', ['test/bench/peers/postgraphile.mjs', database.url, String(POSTGRAPHILE_PORT)], {}, /listening/, () => `http://127.0.0.1:${POSTGRAPHILE_PORT}/graphql`);
     targets.push(postgraphile);
@@ -63,25 +65,27 @@ async function main(): Promise<void> {
 
     const rows: string[][] = [];
     let peakRss = 0;
+    const loadBefore = loadAverage();
     for (const [index, query] of QUERIES.entries()) {
-      const runs: [string, string, string][] = [
-        ['engine', `${engine.url}/v1/graphql`, JSON.stringify({ query: query.engine })],
-        ['postgraphile', postgraphile.url, JSON.stringify({ query: query.postgraphile })],
-        ['hand-written SQL', `${handwritten.url}/${index}`, '{}'],
+      const variables = query.variables === undefined ? {} : { variables: query.variables };
+      const runs: [string, string, string, Record<string, string>][] = [
+        ['engine', `${engine.url}/v1/graphql`, JSON.stringify({ query: query.engine, ...variables }), ADMIN_HEADERS],
+        ['postgraphile', postgraphile.url, JSON.stringify({ query: query.postgraphile, ...variables }), {}],
+        ['hand-written SQL', `${handwritten.url}/${index}`, '{}', {}],
       ];
-      if (query.parameterized !== undefined) runs.push([PARAMETERIZED, `${handwritten.url}/${index}/parameterized`, '{}']);
-      for (const [name, url, body] of runs) {
-        const answer = (await probe(url, body)) as { errors?: unknown };
+      if (query.parameterized !== undefined) runs.push([PARAMETERIZED, `${handwritten.url}/${index}/parameterized`, '{}', {}]);
+      for (const [name, url, body, headers] of runs) {
+        const answer = (await probe(url, body, headers)) as { errors?: unknown };
         if (answer.errors !== undefined) throw new Error(`${name} cannot answer "${query.name}": ${JSON.stringify(answer.errors)}`);
-        await load(url, body, { seconds: 2, connections: CONNECTIONS });
+        await load(url, body, { seconds: 2, connections: CONNECTIONS, headers });
       }
       // Rounds alternate the targets, so that a noisy moment of the machine does not fall
       // on one target only; each figure is the median of its rounds.
       const rounds = new Map<string, LoadResult[]>(runs.map(([name]) => [name, []]));
       for (let round = 0; round < ROUNDS; round++) {
-        for (const [name, url, body] of runs) {
+        for (const [name, url, body, headers] of runs) {
           const sampler = name === 'engine' ? sampleRss(engine.child.pid!) : undefined;
-          rounds.get(name)!.push(await load(url, body, { seconds: SECONDS, connections: CONNECTIONS }));
+          rounds.get(name)!.push(await load(url, body, { seconds: SECONDS, connections: CONNECTIONS, headers }));
           if (sampler !== undefined) peakRss = Math.max(peakRss, await sampler.stop());
         }
       }
@@ -96,8 +100,10 @@ async function main(): Promise<void> {
       const parameterized = results.get(PARAMETERIZED);
       if (parameterized !== undefined) rows.push([query.name, `engine / ${PARAMETERIZED}`, ratio(ours.rps, parameterized.rps), '', '', '']);
     }
+    process.stdout.write(`machine load before the rounds: ${loadBefore}; after: ${loadAverage()}\n`);
     printTable(['query', 'target', 'req/s', 'p50 ms', 'p99 ms', 'errors'], rows);
     process.stdout.write(`\nengine resident memory under load: peak ${peakRss} MiB\n`);
+    if (QUERIES_ONLY) return;
     const build = await measureSchemaBuild(pool, database.url, 500);
     process.stdout.write(`schema for ${build.tables} tracked tables: built in ${build.buildMs.toFixed(0)} ms (admin role), ${build.roleMs.toFixed(0)} ms more for a role with permissions\n`);
 
@@ -109,6 +115,7 @@ async function main(): Promise<void> {
     await database.stop();
   }
 
+  if (QUERIES_ONLY) return;
   // Last, with its own database and engine once the others are stopped.
   process.stdout.write(`\n${REMOTE_BENCH_TITLE}\n`);
   printTable(REMOTE_BENCH_HEADER, await runRemoteBench(NATS_URL));
@@ -142,6 +149,11 @@ function sampleRss(pid: number): { stop(): Promise<number> } {
       return Math.max(peak, await residentMiB(pid));
     },
   };
+}
+
+/** The 1, 5 and 15 minute load averages and the number of CPUs: how quiet the machine was. */
+function loadAverage(): string {
+  return `${loadavg().map((figure) => figure.toFixed(2)).join(', ')} on ${cpus().length} CPUs`;
 }
 
 function medianResult(results: LoadResult[]): LoadResult {

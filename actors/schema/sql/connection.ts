@@ -1,4 +1,3 @@
-import { Kind } from 'graphql';
 import { errors } from '../../../src/errors/errors.js';
 import { invariant } from '../../../src/errors/service-error.js';
 import { quoteIdent } from '../../../src/pg/quote.js';
@@ -141,11 +140,7 @@ function reverse(key: OrderKey): OrderKey {
  */
 function count(context: CompileContext, input: Input | undefined): number | null {
   if (input === undefined) return null;
-  let value: unknown;
-  if (input.source !== 'document') value = input.value;
-  else if (input.node.kind === Kind.VARIABLE) value = context.reader.pin(input.node.name.value);
-  else if (input.node.kind === Kind.INT) value = Number(input.node.value);
-  invariant(typeof value === 'number' && Number.isInteger(value), 'first and last are validated as Int');
+  const value = context.reader.integer(input);
   if (value < 0) throw errors.negativeValue(input.path);
   return value;
 }

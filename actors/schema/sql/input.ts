@@ -2,25 +2,40 @@ import { errors } from '../../../src/errors/errors.js';
 import { Kind, valueFromASTUntyped, type ValueNode } from 'graphql';
 import { invariant } from '../../../src/errors/service-error.js';
 import { SESSION_VARIABLE_PREFIX } from '../../../src/session/session.js';
-import { encodeValue, type ParamEncoding, type ParamList, type ParamSource } from './params.js';
+import { encodeValue, valueAt, type ParamEncoding, type ParamList, type ParamSource } from './params.js';
 
 /**
  * One input value the compiler reads: part of the GraphQL document (possibly a
- * `$variable`), part of a variable's value, or part of a permission filter from the
- * metadata (where strings naming `x-service-*` session variables are late-bound).
+ * `$variable`), part of a variable's value (`place` says where in which variable; a data
+ * API argument has none and is a constant of its statement), or part of a permission filter from the metadata (where strings naming `x-service-*`
+ * session variables are late-bound).
  */
 export type Input =
   | { source: 'document'; node: ValueNode; path: string }
-  | { source: 'variable'; value: unknown; path: string }
+  | { source: 'variable'; value: unknown; path: string; place?: VariablePlace }
   | { source: 'permission'; value: unknown; path: string };
 
+/** A value inside a variable: the variable's name and the keys and indexes leading to it. */
+export interface VariablePlace {
+  name: string;
+  at: ReadonlyArray<string | number>;
+}
+
 /**
- * How a compiled plan depends on one variable. A plan is reused for another request
- * when every recorded use agrees: `value` uses only need the same nullness (the value is
- * a parameter), `structural` uses (an object, list, enum or boolean that shapes the SQL)
- * need the same value.
+ * What a compiled plan assumed about a variable's value, checked before the plan serves
+ * another request: whether the value (or a part of it) is null, which keys an object has
+ * in which order, how many items a list has, or the exact value of a part that is written
+ * into the SQL text (an enum, a boolean, a LIMIT). Values read as parameters are not
+ * assumed, so a `where: $w` plan serves every `$w` of the same shape (ARCHITECTURE decision 5).
  */
-export type VariableUse = { kind: 'value'; isNull: boolean } | { kind: 'structural'; json: string };
+export interface Probe {
+  kind: 'null' | 'keys' | 'items' | 'exact';
+  at: ReadonlyArray<string | number>;
+  answer: string;
+}
+
+/** A variable's probes, by kind and place. */
+export type VariableUse = ReadonlyMap<string, Probe>;
 
 export function documentInput(node: ValueNode, path: string): Input {
   return { source: 'document', node, path };
@@ -31,19 +46,15 @@ export function permissionInput(value: unknown, path: string): Input {
 }
 
 export class InputReader {
-  readonly uses = new Map<string, VariableUse>();
+  readonly uses = new Map<string, Map<string, Probe>>();
 
   constructor(private readonly variables: Record<string, unknown>) {}
 
   isNull(input: Input): boolean {
-    if (input.source !== 'document') return input.value === null || input.value === undefined;
-    if (input.node.kind === Kind.VARIABLE) {
-      const name = input.node.name.value;
-      const isNull = this.variables[name] === undefined || this.variables[name] === null;
-      if (this.uses.get(name)?.kind !== 'structural') this.uses.set(name, { kind: 'value', isNull });
-      return isNull;
-    }
-    return input.node.kind === Kind.NULL;
+    const resolved = this.resolve(input);
+    if (resolved.source === 'document') return resolved.node.kind === Kind.NULL;
+    this.probe(resolved, 'null');
+    return resolved.value === null || resolved.value === undefined;
   }
 
   /** The fields of an input object, in the order written. */
@@ -54,10 +65,9 @@ export class InputReader {
       return resolved.node.fields.map((field) => [field.name.value, documentInput(field.value, `${input.path}.${field.name.value}`)]);
     }
     const value = resolved.value;
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw errors.unexpectedValue(input.path, 'an object', describe(value));
-    }
-    return Object.entries(value).map(([key, item]) => [key, { source: resolved.source, value: item, path: `${input.path}.${key}` }]);
+    this.probe(resolved, 'keys');
+    if (!isObject(value)) throw errors.unexpectedValue(input.path, 'an object', describe(value));
+    return Object.entries(value).map(([key, item]) => [key, inner(resolved, item, `${input.path}.${key}`, key)]);
   }
 
   /** The items of a list; a single value stands for a list of one (GraphQL input coercion). */
@@ -67,8 +77,9 @@ export class InputReader {
       if (resolved.node.kind !== Kind.LIST) return [resolved];
       return resolved.node.values.map((node, index) => documentInput(node, `${input.path}[${index}]`));
     }
+    this.probe(resolved, 'items');
     if (!Array.isArray(resolved.value)) return [resolved];
-    return resolved.value.map((value, index) => ({ source: resolved.source, value, path: `${input.path}[${index}]` }));
+    return resolved.value.map((value: unknown, index) => inner(resolved, value, `${input.path}[${index}]`, index));
   }
 
   /** An enum value or string that decides the SQL text (an order direction, a column name). */
@@ -79,6 +90,7 @@ export class InputReader {
       invariant(node.kind === Kind.ENUM || node.kind === Kind.STRING, 'validated input is an enum value or string');
       return node.value;
     }
+    this.exact(resolved);
     if (typeof resolved.value !== 'string') throw errors.unexpectedValue(input.path, 'a string', describe(resolved.value));
     return resolved.value;
   }
@@ -90,8 +102,19 @@ export class InputReader {
       invariant(resolved.node.kind === Kind.BOOLEAN, 'validated input is a boolean');
       return resolved.node.value;
     }
+    this.exact(resolved);
     if (typeof resolved.value !== 'boolean') throw errors.unexpectedValue(input.path, 'a boolean', describe(resolved.value));
     return resolved.value;
+  }
+
+  /** An integer that decides the SQL text (a LIMIT or OFFSET, see limit.ts). */
+  integer(input: Input): number {
+    const resolved = this.resolve(input);
+    const value = resolved.source === 'document'
+      ? (resolved.node.kind === Kind.INT ? Number(resolved.node.value) : undefined)
+      : this.exact(resolved);
+    if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw errors.unexpectedValue(input.path, 'an integer', describe(value));
+    return value;
   }
 
   /**
@@ -103,10 +126,11 @@ export class InputReader {
     return params.add(this.source(input, encoding, typeName), sqlType);
   }
 
-  /** Where a parameter's value comes from: a variable, a session variable, or a constant of the plan. */
+  /** Where a parameter's value comes from: a variable (or a part of one), a session variable, or a constant of the plan. */
   source(input: Input, encoding: ParamEncoding, typeName: string): ParamSource {
     if (this.isNull(input)) throw errors.unexpectedNull(input.path, typeName);
     if (input.source === 'document' && input.node.kind === Kind.VARIABLE) return { kind: 'variable', name: input.node.name.value, encoding };
+    if (input.source === 'variable' && input.place !== undefined) return { kind: 'variable', name: input.place.name, encoding, ...(input.place.at.length === 0 ? {} : { at: input.place.at }) };
     if (input.source === 'permission' && typeof input.value === 'string' && isSessionVariable(input.value)) return { kind: 'session', name: input.value.toLowerCase() };
     const value = input.source !== 'document'
       ? encodeValue(input.value, encoding)
@@ -121,17 +145,59 @@ export class InputReader {
     return valueFromASTUntyped(node, Object.fromEntries([...variableNames(node)].map((name) => [name, this.pin(name)])));
   }
 
-  /** Makes the variable's whole value part of the plan's shape (see VariableUse) and returns it. */
+  /** Makes the variable's whole value part of the plan's shape (see Probe) and returns it. */
   pin(name: string): unknown {
     const value = this.variables[name] ?? null;
-    this.uses.set(name, { kind: 'structural', json: JSON.stringify(value) });
+    this.record({ name, at: [] }, 'exact', value);
     return value;
+  }
+
+  /** A part of a variable written into the SQL text: the plan holds for this exact value only. */
+  private exact(input: Exclude<Input, { source: 'document' }>): unknown {
+    this.probe(input, 'exact');
+    return input.value;
+  }
+
+  /** Records what the plan assumes of a part of a variable (nothing for other values). */
+  private probe(input: Exclude<Input, { source: 'document' }>, kind: Probe['kind']): void {
+    if (input.source === 'variable' && input.place !== undefined) this.record(input.place, kind, input.value);
+  }
+
+  private record(place: VariablePlace, kind: Probe['kind'], value: unknown): void {
+    let probes = this.uses.get(place.name);
+    if (probes === undefined) this.uses.set(place.name, (probes = new Map()));
+    probes.set(`${kind}${JSON.stringify(place.at)}`, { kind, at: place.at, answer: answer(kind, value) });
   }
 
   private resolve(input: Input): Input {
     if (input.source !== 'document' || input.node.kind !== Kind.VARIABLE) return input;
-    return { source: 'variable', value: this.pin(input.node.name.value), path: input.path };
+    const name = input.node.name.value;
+    return { source: 'variable', value: this.variables[name] ?? null, path: input.path, place: { name, at: [] } };
   }
+}
+
+/** A part of a variable's or permission's value, keeping where it sits in the variable. */
+function inner(parent: Exclude<Input, { source: 'document' }>, value: unknown, path: string, step: string | number): Input {
+  if (parent.source === 'permission') return { source: 'permission', value, path };
+  if (parent.place === undefined) return { source: 'variable', value, path };
+  return { source: 'variable', value, path, place: { name: parent.place.name, at: [...parent.place.at, step] } };
+}
+
+function answer(kind: Probe['kind'], value: unknown): string {
+  switch (kind) {
+    case 'null':
+      return String(value === null || value === undefined);
+    case 'keys':
+      return isObject(value) ? JSON.stringify(Object.keys(value)) : describe(value);
+    case 'items':
+      return Array.isArray(value) ? String(value.length) : describe(value);
+    case 'exact':
+      return JSON.stringify(value ?? null);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function isSessionVariable(value: string): boolean {
@@ -140,12 +206,9 @@ function isSessionVariable(value: string): boolean {
 
 /** Whether a plan compiled with `uses` also serves a request with these variables. */
 export function usesMatch(uses: ReadonlyMap<string, VariableUse>, variables: Record<string, unknown>): boolean {
-  for (const [name, use] of uses) {
-    const value = variables[name];
-    if (use.kind === 'value') {
-      if ((value === undefined || value === null) !== use.isNull) return false;
-    } else if (JSON.stringify(value ?? null) !== use.json) {
-      return false;
+  for (const [name, probes] of uses) {
+    for (const probe of probes.values()) {
+      if (answer(probe.kind, valueAt(variables[name], probe.at)) !== probe.answer) return false;
     }
   }
   return true;

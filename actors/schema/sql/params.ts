@@ -16,7 +16,8 @@ export type ParamEncoding =
 
 export type ParamSource =
   | { kind: 'constant'; value: unknown }
-  | { kind: 'variable'; name: string; encoding: ParamEncoding }
+  /** A variable's value, or the part of it at `at` (a leaf of a `where: $w` object). */
+  | { kind: 'variable'; name: string; encoding: ParamEncoding; at?: ReadonlyArray<string | number> }
   | { kind: 'session'; name: string }
   /** All session variables as one JSON object (the `service.user` setting of a mutation). */
   | { kind: 'session-json' }
@@ -69,6 +70,16 @@ export function encodeValue(value: unknown, encoding: ParamEncoding): unknown {
   return value;
 }
 
+/** The part of a variable's value at `at` (undefined where the value has no such part). */
+export function valueAt(value: unknown, at: ReadonlyArray<string | number>): unknown {
+  let current = value;
+  for (const step of at) {
+    if (typeof step === 'number') current = Array.isArray(current) ? current[step] : undefined;
+    else current = current !== null && typeof current === 'object' && !Array.isArray(current) ? (current as Record<string, unknown>)[step] : undefined;
+  }
+  return current;
+}
+
 /** The values of a request, in parameter order. Session variable names are lower-case (session.ts). */
 export function bindParams(
   sources: readonly ParamSource[],
@@ -80,7 +91,7 @@ export function bindParams(
   const missing: string[] = [];
   const values = sources.map((source) => {
     if (source.kind === 'constant') return source.value;
-    if (source.kind === 'variable') return encodeValue(variables[source.name], source.encoding);
+    if (source.kind === 'variable') return encodeValue(source.at === undefined ? variables[source.name] : valueAt(variables[source.name], source.at), source.encoding);
     if (source.kind === 'session-json') return JSON.stringify(sessionVariables);
     if (source.kind === 'carried') return carried[source.name] ?? null;
     if (source.kind === 'trace-parent') return traceParent;

@@ -4,6 +4,7 @@ import { quoteIdent } from '../../../src/pg/quote.js';
 import { readSource, type CompileContext } from './context.js';
 import { argumentsOf, type CollectedField } from './fields.js';
 import type { Input } from './input.js';
+import { cappedCount, rowCount } from './limit.js';
 import { compileOrderBy, renderOrderKeys, type OrderKey } from './order-by.js';
 import { and, columnRef } from './sql-text.js';
 import { compileWhere, permissionFilter } from './where.js';
@@ -21,12 +22,13 @@ export interface RowSet {
   conditions: string[];
   orderKeys: OrderKey[];
   distinctOn: string[];
-  limit: string | null;
-  offset: string | null;
+  /** Literals (limit.ts): PostgreSQL plans a small limit as small. */
+  limit: number | null;
+  offset: number | null;
 }
 
 export function rowSet(context: CompileContext, access: TableAccess, field: CollectedField, join?: (alias: string) => string, source?: string): RowSet {
-  const { reader, params } = context;
+  const { reader } = context;
   const alias = context.aliases.fresh();
   const args = argumentsOf(field);
   const conditions = rowConditions(context, access, alias, args.get('where'), join);
@@ -48,12 +50,11 @@ export function rowSet(context: CompileContext, access: TableAccess, field: Coll
   }
 
   const limitInput = args.get('limit');
-  const requested = limitInput === undefined || reader.isNull(limitInput) ? null : reader.param(limitInput, params, 'int4', 'plain', 'Int');
-  const cap = access.limit === null ? null : params.add({ kind: 'constant', value: access.limit }, 'int4');
-  const limit = requested !== null && cap !== null ? `least(${requested}, ${cap})` : (requested ?? cap);
+  const requested = limitInput === undefined || reader.isNull(limitInput) ? null : rowCount(reader, limitInput);
+  const limit = cappedCount(requested, access.limit);
 
   const offsetInput = args.get('offset');
-  const offset = offsetInput === undefined || reader.isNull(offsetInput) ? null : reader.param(offsetInput, params, 'int4', 'plain', 'Int');
+  const offset = offsetInput === undefined || reader.isNull(offsetInput) ? null : rowCount(reader, offsetInput);
 
   return { access, alias, source: source ?? readSource(context, access), conditions, orderKeys, distinctOn, limit, offset };
 }

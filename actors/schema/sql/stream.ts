@@ -3,6 +3,7 @@ import type { TableAccess } from '../models/role-access.js';
 import { readSource, type CompileContext } from './context.js';
 import { argumentsOf, type CollectedField } from './fields.js';
 import type { Input } from './input.js';
+import { cappedCount, rowCount } from './limit.js';
 import { renderRows, type RowSet } from './row-set.js';
 import { rowObject } from './select.js';
 import { columnRef } from './sql-text.js';
@@ -38,8 +39,7 @@ export function compileStream(context: CompileContext, access: TableAccess, fiel
     const condition = compileWhere(context, access, alias, where);
     if (condition !== 'true') conditions.push(condition);
   }
-  const requested = reader.param(args.get('batch_size')!, params, 'int4', 'plain', 'Int');
-  const cap = access.limit === null ? null : params.add({ kind: 'constant', value: access.limit }, 'int4');
+  const requested = rowCount(reader, args.get('batch_size')!);
   const direction = descending ? 'desc' : 'asc';
   const rows: RowSet = {
     access,
@@ -48,7 +48,7 @@ export function compileStream(context: CompileContext, access: TableAccess, fiel
     conditions,
     orderKeys: [{ expression: columnSql, direction, nulls: 'last' }],
     distinctOn: [],
-    limit: cap === null ? requested : `least(${requested}, ${cap})`,
+    limit: cappedCount(requested, access.limit),
     offset: null,
   };
   const last = `${descending ? 'min' : 'max'}(${columnSql})::text`;

@@ -5,9 +5,8 @@ select json_build_object('search_comments', (
     from "public"."search_comments"($1::text) as "_1"
     where "_1"."article_id" < $2::int4
     order by "_1"."id" desc nulls first
-    limit $3::int4
+    limit 2
   ) as "_1"
 ))::text as "data"
 -- $1 = "%a%"
 -- $2 = "5"
--- $3 = "2"

@@ -5,7 +5,7 @@ select json_build_object('article', (
     from "public"."article" as "_1"
     where "_1"."is_published" = $1::bool
     order by "_1"."id" asc nulls last
-    limit least($2::int4, $3::int4)
+    limit 2
   ) as "_1"
 ), 'author', (
   select coalesce(json_agg(json_build_object('name', "_2"."name", 'articles', (
@@ -13,21 +13,18 @@ select json_build_object('article', (
     from (
       select *
       from "public"."article" as "_4"
-      where ("_4"."author_id" = "_2"."id") and ("_4"."is_published" = $5::bool)
+      where ("_4"."author_id" = "_2"."id") and ("_4"."is_published" = $3::bool)
       order by "_4"."id" asc nulls last
-      limit $6::int4
+      limit 2
     ) as "_4"
   )) order by "_2"."id" asc nulls last), '[]')
   from "public"."author" as "_2"
   where exists (
     select 1
     from "public"."article" as "_3"
-    where ("_3"."author_id" = "_2"."id") and ("_3"."is_published" = $4::bool)
+    where ("_3"."author_id" = "_2"."id") and ("_3"."is_published" = $2::bool)
   )
 ))::text as "data"
 -- $1 = true
--- $2 = "10"
--- $3 = 2
--- $4 = true
--- $5 = true
--- $6 = 2
+-- $2 = true
+-- $3 = true

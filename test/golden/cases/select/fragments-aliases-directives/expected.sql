@@ -9,8 +9,7 @@ select json_build_object('first', (
     from "public"."article" as "_1"
     where "_1"."views" >= $1::int8
     order by "_1"."id" asc nulls last
-    limit $2::int4
+    limit 2
   ) as "_1"
 ), '__typename', 'query_root')::text as "data"
 -- $1 = "10"
--- $2 = "2"

@@ -16,18 +16,16 @@ select json_build_object('author', (
     from (
       select *
       from "public"."article" as "_2"
-      where ("_2"."author_id" = "_1"."id") and ("_2"."is_published" = $2::bool)
+      where ("_2"."author_id" = "_1"."id") and ("_2"."is_published" = $1::bool)
       order by "_2"."id" asc nulls last
-      limit $3::int4
+      limit 1
     ) as "_2"
   )) order by "_1"."id" asc nulls last), '[]')
   from (
     select *
     from "public"."author" as "_1"
     order by "_1"."id" asc nulls last
-    limit $1::int4
+    limit 2
   ) as "_1"
 ))::text as "data"
--- $1 = "2"
--- $2 = true
--- $3 = "1"
+-- $1 = true

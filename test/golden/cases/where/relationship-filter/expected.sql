@@ -21,9 +21,8 @@ select json_build_object('author', (
       where ("_5"."id" = "_4"."author_id") and ("_5"."name" = $2::text)
     )
     order by "_4"."id" asc nulls last
-    offset $3::int4
+    offset 1
   ) as "_4"
 ))::text as "data"
 -- $1 = "Classic"
 -- $2 = "Ada"
--- $3 = "1"

@@ -5,9 +5,8 @@ select json_build_object('article', (
     from "public"."article" as "_1"
     where ("_1"."author_id" = any($1::int4[])) and ("_1"."is_published" = $2::bool)
     order by "_1"."views" desc nulls first
-    limit $3::int4
+    limit 2
   ) as "_1"
 ))::text as "data"
 -- $1 = [1,2]
 -- $2 = true
--- $3 = 2

@@ -1,0 +1,35 @@
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The engine writes its log lines to stdout asynchronously (src/log/logger.ts): lines
+ * logged just before the process exits, however it exits, must still all come out.
+ */
+function runLogging(exit: string): Promise<string> {
+  const script = `
+    import { createLogger } from './src/log/logger.ts';
+    const log = createLogger('info');
+    for (let i = 0; i < 2000; i++) log.info({ i }, 'line');
+    ${exit}
+  `;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', () => resolve(output));
+  });
+}
+
+describe('log lines at exit', () => {
+  it.each([
+    ['process.exit', 'process.exit(0);'],
+    ['an uncaught exception', "throw new Error('boom');"],
+    ['the end of the program', ''],
+  ])('are all written when the process ends by %s', async (_name, exit) => {
+    const output = await runLogging(exit);
+    const lines = output.trim().split('\n').map((line) => JSON.parse(line) as { i: number; msg: string });
+    expect(lines).toHaveLength(2000);
+    expect(lines.at(-1)).toMatchObject({ i: 1999, msg: 'line' });
+  }, 60_000);
+});
