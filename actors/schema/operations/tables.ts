@@ -41,6 +41,8 @@ function checkCustomRootFields(context: OperationContext, configuration: TableCo
 export const trackTable: Operation<{ schema?: string; name?: string; table?: TableArg; is_enum?: boolean }> = {
   type: 'track_table',
   argsSchema: 'query/track_table',
+  // Hasura's TrackTable also reads the whole args as the table: `args: "author"` is public.author.
+  upgradeArgs: (args) => (typeof args === 'string' ? { table: args } : args),
   async run(args, context) {
     if ((args.table === undefined) === (args.name === undefined)) {
       throw errors.parseFailed(context.argsPath, 'give either "table", or "name" with an optional "schema"');
@@ -49,6 +51,9 @@ export const trackTable: Operation<{ schema?: string; name?: string; table?: Tab
     return track(context, table, undefined, args.is_enum);
   },
 };
+
+/** Hasura's older name of track_table (version 1), with the same arguments. */
+export const addExistingTableOrView: typeof trackTable = { ...trackTable, type: 'add_existing_table_or_view' };
 
 export const trackTableV2: Operation<{ table: TableArg; configuration?: TableConfiguration; is_enum?: boolean }> = {
   type: 'track_table',
