@@ -64,22 +64,47 @@ export const trackTableV2: Operation<{ table: TableArg; configuration?: TableCon
   },
 };
 
+/** Replaces the table's configuration, as Hasura's set_table_customization does. */
+function customize(context: OperationContext, arg: TableArg, configuration: TableConfiguration) {
+  const { table } = trackedTable(context, arg);
+  checkCustomRootFields(context, configuration);
+  const metadata = withTable(context.metadata, table, (entry) => {
+    const next: TableEntry = { ...entry };
+    if (Object.keys(configuration).length > 0) next.configuration = configuration;
+    else delete next.configuration;
+    return next;
+  });
+  checkNamesFree(context, metadata, { table });
+  return { response: SUCCESS, metadata };
+}
+
 export const setTableCustomization: Operation<{ table: TableArg; configuration: TableConfiguration }> = {
   type: 'set_table_customization',
   argsSchema: 'query/set_table_customization',
   async run(args, context) {
-    const { table } = trackedTable(context, args.table);
-    checkCustomRootFields(context, args.configuration);
-    const metadata = withTable(context.metadata, table, (entry) => {
-      const next: TableEntry = { ...entry };
-      if (Object.keys(args.configuration).length > 0) next.configuration = args.configuration;
-      else delete next.configuration;
-      return next;
-    });
-    checkNamesFree(context, metadata, { table });
-    return { response: SUCCESS, metadata };
+    return customize(context, args.table, args.configuration);
   },
 };
+
+type CustomFieldsArgs = { table: TableArg } & Pick<TableConfiguration, 'custom_root_fields' | 'custom_column_names'>;
+
+/**
+ * Hasura's older set_table_custom_fields (sent as version 1 or 2): the root fields and
+ * column names become the table's whole configuration, a custom table name included
+ * (Hasura's runSetTableCustomFieldsQV2 leaves none).
+ */
+export const setTableCustomFields: Operation<CustomFieldsArgs> = {
+  type: 'set_table_custom_fields',
+  argsSchema: 'query/set_table_custom_fields',
+  async run(args, context) {
+    const configuration: TableConfiguration = {};
+    if (args.custom_root_fields !== undefined && Object.keys(args.custom_root_fields).length > 0) configuration.custom_root_fields = args.custom_root_fields;
+    if (args.custom_column_names !== undefined && Object.keys(args.custom_column_names).length > 0) configuration.custom_column_names = args.custom_column_names;
+    return customize(context, args.table, configuration);
+  },
+};
+
+export const setTableCustomFieldsV2: Operation<CustomFieldsArgs> = { ...setTableCustomFields, version: 2 };
 
 /** The relationships of other tables that point at `table`. */
 function relationshipsInto(context: OperationContext, table: QualifiedName): { owner: QualifiedName; name: string }[] {
