@@ -89,7 +89,7 @@ function refuseTypeChanges(context: OperationContext, changes: SchemaChanges): v
     if (dependents.length === 0) continue;
     throw errors.dependencyError(
       context.argsPath,
-      `cannot change type of column ${JSON.stringify(column)} in table ${JSON.stringify(displayName(table))} because of the following dependencies: ${dependents.join(', ')}`,
+      `cannot change type of column ${JSON.stringify(column)} in table ${JSON.stringify(displayName(table))} because of the following dependencies : ${dependents.join(', ')}`,
     );
   }
 }

@@ -9,8 +9,9 @@ const KINDS = ['select', 'insert', 'update', 'delete'] as const;
 /**
  * The objects that depend on the type of a column (Hasura's DROnType dependencies):
  * permissions whose filter or check compares it, on its table or through a relationship
- * or `_exists`. Each is named as Hasura reports it, `permission author.user.select in
- * source "default"`, sorted.
+ * or `_exists`. Each is named as Hasura's v2.0 reports it, `permission author.user.select`,
+ * by table (as the metadata lists them), then select, insert, update and delete (the
+ * order of Hasura's own test).
  */
 export function typeDependents(metadata: Metadata, catalog: Catalog, tableKey: string, column: string): string[] {
   const model = buildSourceModel(metadata, catalog);
@@ -29,9 +30,9 @@ export function typeDependents(metadata: Metadata, catalog: Catalog, tableKey: s
         for (const expression of [permission.filter, permission.check]) {
           if (expression != null) mapBoolExpColumns(model, catalog, key, expression, visitor);
         }
-        if (names) found.add(`permission ${displayName(entry.table)}.${item.role}.${kind} in source ${JSON.stringify(source!.name)}`);
+        if (names) found.add(`permission ${displayName(entry.table)}.${item.role}.${kind}`);
       }
     }
   }
-  return [...found].sort();
+  return [...found];
 }

@@ -89,12 +89,12 @@ describe('run_sql renaming what the metadata tracks', () => {
     expect(refused.json).toEqual({
       path: '$.args',
       code: 'dependency-error',
-      error: 'cannot change type of column "rank" in table "author" because of the following dependencies: permission article.user.select in source "default"',
+      error: 'cannot change type of column "rank" in table "author" because of the following dependencies : permission article.user.select',
     });
     const columns = await db.sql("select column_name, data_type from information_schema.columns where table_name = 'author' and column_name in ('rank', 'extra')");
     expect(columns.rows).toEqual([{ column_name: 'rank', data_type: 'integer' }]);
     const direct = await runSql('alter table author alter column owner_id type varchar(20)');
-    expect(direct.json.error).toBe('cannot change type of column "owner_id" in table "author" because of the following dependencies: permission article.user.select in source "default", permission author.user.select in source "default", permission author.user.update in source "default"');
+    expect(direct.json.error).toBe('cannot change type of column "owner_id" in table "author" because of the following dependencies : permission article.user.select, permission author.user.select, permission author.user.update');
     const free = await runSql('alter table article alter column title type varchar(100)');
     expect(free.json).toEqual({ result_type: 'CommandOk', result: null });
   });
