@@ -11,8 +11,8 @@ import type { SchemaChanges } from './schema-changes.js';
  * through (its renameTableInCatalog and renameColumnInCatalog): each table entry, the
  * relationships, permissions (columns, presets, filters and checks, also those reaching
  * the table through relationships or `_exists`), custom column names and event trigger
- * columns that named the old name now name the new one. Names resolve against the
- * metadata and catalog from before the SQL.
+ * columns that named the old name now name the new one; a dropped column's custom name
+ * goes. Names resolve against the metadata and catalog from before the SQL.
  */
 export function renamedMetadata(metadata: Metadata, oldCatalog: Catalog, changes: SchemaChanges): Metadata {
   const rename = new Renamer(buildSourceModel(metadata, oldCatalog), oldCatalog, changes);
@@ -78,10 +78,15 @@ class Renamer implements ColumnVisitor {
     return Object.fromEntries(Object.entries(record).map(([column, value]) => [this.column(tableKey, column), value]));
   }
 
+  /** Custom column names follow a renamed column and go with a dropped one, as in Hasura. */
   private configuration(tableKey: string, configuration: TableConfiguration): TableConfiguration {
+    const dropped = this.changes.dropped.get(tableKey);
+    const kept = <T>(record: Record<string, T>) => this.keys(tableKey, Object.fromEntries(Object.entries(record).filter(([column]) => dropped?.has(column) !== true)));
     const next: TableConfiguration = { ...configuration };
-    if (configuration.custom_column_names !== undefined) next.custom_column_names = this.keys(tableKey, configuration.custom_column_names);
-    if (configuration.column_config !== undefined) next.column_config = this.keys(tableKey, configuration.column_config);
+    if (configuration.custom_column_names !== undefined) next.custom_column_names = kept(configuration.custom_column_names);
+    if (configuration.column_config !== undefined) next.column_config = kept(configuration.column_config);
+    if (next.custom_column_names !== undefined && Object.keys(next.custom_column_names).length === 0) delete next.custom_column_names;
+    if (next.column_config !== undefined && Object.keys(next.column_config).length === 0) delete next.column_config;
     return next;
   }
 

@@ -5,7 +5,7 @@ import { displayName } from '../../../src/metadata/names.js';
 import { newInconsistencies, type InconsistentObject } from '../consistency/inconsistency.js';
 import type { Operation, OperationContext } from './operation.js';
 import { renamedMetadata } from './renamed-metadata.js';
-import { hasRenames, schemaChanges, trackedTableOids, type SchemaChanges } from './schema-changes.js';
+import { changesMetadata, schemaChanges, trackedTableOids, type SchemaChanges } from './schema-changes.js';
 import { typeDependents } from './type-dependents.js';
 
 interface RunSqlArgs {
@@ -61,7 +61,7 @@ export const runSql: Operation<RunSqlArgs> = {
     const catalog = await context.reloadCatalog();
     const changes = await schemaChanges(client, before, context.catalog, catalog);
     refuseTypeChanges(context, changes);
-    const renamed = hasRenames(changes) ? renamedMetadata(context.metadata, context.catalog, changes) : undefined;
+    const renamed = changesMetadata(changes) ? renamedMetadata(context.metadata, context.catalog, changes) : undefined;
     const report = await context.check(renamed ?? context.metadata, catalog);
     const broken = newInconsistencies(context.inconsistencies, report.inconsistencies);
     if (broken.length === 0) return { response, catalogChanged: true, ...(renamed === undefined ? {} : { metadata: renamed }) };

@@ -12,6 +12,8 @@ export interface SchemaChanges {
   tables: Map<string, QualifiedName>;
   /** Per tracked table (its key before), columns under a new name: old name to new. */
   columns: Map<string, Map<string, string>>;
+  /** Per tracked table (its key before), the columns dropped. */
+  dropped: Map<string, Set<string>>;
   /** Columns whose type changed, by the table's key and the column's name before. */
   retyped: Array<{ tableKey: string; table: QualifiedName; column: string }>;
 }
@@ -31,7 +33,7 @@ export async function trackedTableOids(client: PoolClient, metadata: Metadata): 
 
 /** Compares the tracked tables' names, columns and column types before and after the SQL. */
 export async function schemaChanges(client: PoolClient, before: Map<number, QualifiedName>, oldCatalog: Catalog, newCatalog: Catalog): Promise<SchemaChanges> {
-  const changes: SchemaChanges = { tables: new Map(), columns: new Map(), retyped: [] };
+  const changes: SchemaChanges = { tables: new Map(), columns: new Map(), dropped: new Map(), retyped: [] };
   if (before.size === 0) return changes;
   const result = await client.query<{ oid: number; schema: string; name: string }>(
     `select c.oid::int as oid, n.nspname as schema, c.relname as name
@@ -46,19 +48,25 @@ export async function schemaChanges(client: PoolClient, before: Map<number, Qual
     const newRelation = newCatalog.relations.get(relationKey(row.schema, row.name));
     if (oldRelation === undefined || newRelation === undefined) continue;
     const renamed = new Map<string, string>();
+    const dropped = new Set<string>();
     for (const column of oldRelation.columns) {
       const now = newRelation.columns.find((candidate) => candidate.position === column.position);
-      if (now === undefined) continue;
+      if (now === undefined) {
+        dropped.add(column.name);
+        continue;
+      }
       if (now.name !== column.name) renamed.set(column.name, now.name);
       if (now.type !== column.type || now.udtName !== column.udtName || now.typeSchema !== column.typeSchema) {
         changes.retyped.push({ tableKey: oldKey, table: old, column: column.name });
       }
     }
     if (renamed.size > 0) changes.columns.set(oldKey, renamed);
+    if (dropped.size > 0) changes.dropped.set(oldKey, dropped);
   }
   return changes;
 }
 
-export function hasRenames(changes: SchemaChanges): boolean {
-  return changes.tables.size > 0 || changes.columns.size > 0;
+/** Whether the metadata must follow: something was renamed, or a column dropped (its custom name goes with it). */
+export function changesMetadata(changes: SchemaChanges): boolean {
+  return changes.tables.size > 0 || changes.columns.size > 0 || changes.dropped.size > 0;
 }

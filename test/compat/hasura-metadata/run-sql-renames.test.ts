@@ -99,6 +99,17 @@ describe('run_sql renaming what the metadata tracks', () => {
     expect(free.json).toEqual({ result_type: 'CommandOk', result: null });
   });
 
+  it('keeps custom column names through a rename and forgets those of a dropped column (Hasura\'s alter_column case)', async () => {
+    await runSql('alter table author add column nickname text');
+    await engine.query({ type: 'set_table_custom_fields', version: 2, args: { table: 'author', custom_root_fields: { select: 'Authors' }, custom_column_names: { id: 'AuthorId', nickname: 'Nick' } } });
+    const altered = await runSql('alter table author drop column nickname; alter table author rename column id to author_id');
+    expect(altered.json).toEqual({ result_type: 'CommandOk', result: null });
+    const author = (await tables()).find((entry: { table: { name: string } }) => entry.table.name === 'author');
+    expect(author.configuration).toEqual({ custom_root_fields: { select: 'Authors' }, custom_column_names: { author_id: 'AuthorId' } });
+    const rows = await engine.graphql({ query: '{ Authors(order_by: {AuthorId: asc}) { AuthorId name } }' });
+    expect(rows.json).toEqual({ data: { Authors: [{ AuthorId: 1, name: 'Ann' }, { AuthorId: 2, name: 'Bob' }] } });
+  });
+
   it('still refuses dropping a column the metadata needs', async () => {
     const dropped = await runSql('alter table author drop column owner_id');
     expect(dropped.status).toBe(400);
