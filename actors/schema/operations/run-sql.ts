@@ -61,8 +61,10 @@ export const runSql: Operation<RunSqlArgs> = {
     const catalog = await context.reloadCatalog();
     const changes = await schemaChanges(client, before, context.catalog, catalog);
     refuseTypeChanges(context, changes);
-    const renamed = changesMetadata(changes) ? renamedMetadata(context.metadata, context.catalog, changes) : undefined;
-    const report = await context.check(renamed ?? context.metadata, catalog);
+    const followed = changesMetadata(changes) ? renamedMetadata(context.metadata, context.catalog, changes) : context.metadata;
+    // Only a real change of the metadata is one (a new resource_version); dropping an unnamed column is not.
+    const renamed = JSON.stringify(followed) === JSON.stringify(context.metadata) ? undefined : followed;
+    const report = await context.check(followed, catalog);
     const broken = newInconsistencies(context.inconsistencies, report.inconsistencies);
     if (broken.length === 0) return { response, catalogChanged: true, ...(renamed === undefined ? {} : { metadata: renamed }) };
     // Compat-facts 6.3: overloading a tracked function is refused, cascade or not.
