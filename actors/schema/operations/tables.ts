@@ -6,6 +6,7 @@ import { displayName, toQualified } from '../../../src/metadata/names.js';
 import { duplicatedCustomRootFields } from '../consistency/root-fields.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
 import { checkNamesFree } from './root-names.js';
+import { newInconsistencies } from '../consistency/inconsistency.js';
 
 type TableArg = QualifiedName | string;
 
@@ -64,8 +65,12 @@ export const trackTableV2: Operation<{ table: TableArg; configuration?: TableCon
   },
 };
 
-/** Replaces the table's configuration, as Hasura's set_table_customization does. */
-function customize(context: OperationContext, arg: TableArg, configuration: TableConfiguration) {
+/**
+ * Replaces the table's configuration, as Hasura's set_table_customization does. A
+ * configuration that breaks one of the table's objects (a custom column name a
+ * relationship holds) is refused in Hasura v2.0's words, the broken objects in `internal`.
+ */
+async function customize(context: OperationContext, arg: TableArg, configuration: TableConfiguration) {
   const { table } = trackedTable(context, arg);
   checkCustomRootFields(context, configuration);
   const metadata = withTable(context.metadata, table, (entry) => {
@@ -75,6 +80,8 @@ function customize(context: OperationContext, arg: TableArg, configuration: Tabl
     return next;
   });
   checkNamesFree(context, metadata, { table });
+  const broken = newInconsistencies(context.inconsistencies, (await context.check(metadata, context.catalog)).inconsistencies);
+  if (broken.length > 0) throw errors.newInconsistentMetadata(context.argsPath).withInternal(broken);
   return { response: SUCCESS, metadata };
 }
 

@@ -159,11 +159,11 @@ describe('a custom column name and a relationship of the same name', () => {
   it('refuses custom column names that a relationship holds, through set_table_custom_fields and set_table_customization', async () => {
     const older = await engine.query({ type: 'set_table_custom_fields', version: 2, args: { table: 'author', custom_root_fields: {}, custom_column_names: { name: 'articles' } } });
     expect(older.status).toBe(400);
-    expect(older.json).toMatchObject({ path: '$.args', code: 'invalid-configuration', error: 'Inconsistent object: field definition conflicts with custom field name for postgres column "name"' });
+    expect(older.json).toMatchObject({ path: '$.args', code: 'unexpected', error: 'cannot continue due to new inconsistent metadata' });
     expect(older.json.internal[0]).toMatchObject({ type: 'array_relation', reason: 'field definition conflicts with custom field name for postgres column "name"' });
     const newer = await engine.query({ type: 'set_table_customization', args: { table: 'author', configuration: { column_config: { age: { custom_name: 'articles' } } } } });
     expect(newer.status).toBe(400);
-    expect(newer.json.error).toBe('Inconsistent object: field definition conflicts with custom field name for postgres column "age"');
+    expect(newer.json.internal[0].reason).toBe('field definition conflicts with custom field name for postgres column "age"');
     const kept = await engine.query({ type: 'set_table_customization', args: { table: 'author', configuration: { column_config: { age: { custom_name: 'years' } } } } });
     expect(kept.json).toEqual({ message: 'success' });
   });
