@@ -11,10 +11,10 @@ import { newInconsistencies } from '../consistency/inconsistency.js';
 type TableArg = QualifiedName | string;
 
 /** The tracked table an operation names, or the `not-exists` error Hasura answers. */
-export function trackedTable(context: OperationContext, arg: TableArg): { table: QualifiedName; entry: TableEntry } {
+export function trackedTable(context: OperationContext, arg: TableArg, path = `${context.argsPath}.table`): { table: QualifiedName; entry: TableEntry } {
   const table = toQualified(arg);
   const entry = findTable(context.metadata, table);
-  if (entry === undefined) throw errors.notExists(`${context.argsPath}.table`, `table ${JSON.stringify(displayName(table))} does not exist`);
+  if (entry === undefined) throw errors.notExists(path, `table ${JSON.stringify(displayName(table))} does not exist`);
   return { table, entry };
 }
 
@@ -104,6 +104,8 @@ export const setTableCustomFields: Operation<CustomFieldsArgs> = {
   type: 'set_table_custom_fields',
   argsSchema: 'query/set_table_custom_fields',
   async run(args, context) {
+    // Hasura points at the args themselves for an untracked table here.
+    trackedTable(context, args.table, context.argsPath);
     const configuration: TableConfiguration = {};
     if (args.custom_root_fields !== undefined && Object.keys(args.custom_root_fields).length > 0) configuration.custom_root_fields = args.custom_root_fields;
     if (args.custom_column_names !== undefined && Object.keys(args.custom_column_names).length > 0) configuration.custom_column_names = args.custom_column_names;

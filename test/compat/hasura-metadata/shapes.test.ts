@@ -135,9 +135,16 @@ describe('set_table_custom_fields', () => {
     expect((await engine.graphql({ query: '{ author(limit: 1) { id } }' })).json.data.author).toHaveLength(1);
   });
 
+  it('swaps two columns\' names (Hasura\'s column_field_swap case)', async () => {
+    const swapped = await engine.query({ type: 'set_table_custom_fields', version: 2, args: { table: 'article', custom_root_fields: {}, custom_column_names: { title: 'author_id', author_id: 'title' } } });
+    expect(swapped.json).toEqual({ message: 'success' });
+    const rows = await engine.graphql({ query: '{ article(order_by: {id: asc}, limit: 1) { title author_id } }' });
+    expect(rows.json).toEqual({ data: { article: [{ title: 1, author_id: 'A1' }] } });
+  });
+
   it('refuses an untracked table and a name that is no GraphQL name', async () => {
     const untracked = await engine.query({ type: 'set_table_custom_fields', version: 2, args: { table: 'nope', custom_root_fields: {}, custom_column_names: {} } });
-    expect(untracked.json).toMatchObject({ code: 'not-exists', error: 'table "nope" does not exist' });
+    expect(untracked.json).toEqual({ path: '$.args', code: 'not-exists', error: 'table "nope" does not exist' });
     const badName = await engine.query({ type: 'set_table_custom_fields', version: 2, args: { table: 'author', custom_column_names: { id: 'not a name' } } });
     expect(badName.status).toBe(400);
     expect(badName.json.code).toBe('parse-failed');
