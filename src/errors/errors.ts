@@ -76,6 +76,7 @@ export const errors = {
   dependencyError: define('dependency-error', 400, (what: string) => what),
   entryNotFound: define('not-found', 400, (what: string) => what),
   inconsistentMetadata: define('unexpected', 400, () => 'cannot continue due to inconsistent metadata'),
+  newInconsistentMetadata: define('unexpected', 400, () => 'cannot continue due to new inconsistent metadata'),
   eventBusy: define('busy', 400, () => 'event is already being processed'),
   metadataConflict: define('conflict', 409, () => 'the metadata was changed by another request at the same time; retry the operation'),
 

@@ -220,7 +220,7 @@ describe('select permissions', () => {
     expect(column.json).toEqual({ path: '$.args.permission.columns[1]', error: 'Inconsistent object: in table "author": column "secret" does not exist', code: 'invalid-configuration' });
 
     const admin = await engine.query({ type: 'create_select_permission', args: { table: 'author', role: 'admin', permission } });
-    expect(admin.json.code).toBe('not-supported');
+    expect(admin.json).toEqual({ path: '$.args', error: 'select permission already defined on table "author" with role "admin"', code: 'already-exists' });
 
     const badShape = await engine.query({ type: 'create_select_permission', args: { table: 'author', role: 'guest', permission: { columns: 'id', filter: {} } } });
     expect(badShape.json.code).toBe('parse-failed');

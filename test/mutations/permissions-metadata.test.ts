@@ -76,7 +76,7 @@ describe('create_insert_permission, create_update_permission, create_delete_perm
     expect((await engine.query({ type: 'create_delete_permission', args })).status).toBe(200);
     expect((await engine.query({ type: 'create_delete_permission', args })).json).toMatchObject({ code: 'already-exists', error: 'delete permission already defined on table "author" with role "user"' });
     expect((await engine.query({ type: 'create_delete_permission', args: { ...args, table: 'nope' } })).json.code).toBe('not-exists');
-    expect((await engine.query({ type: 'create_delete_permission', args: { ...args, role: 'admin' } })).json.code).toBe('not-supported');
+    expect((await engine.query({ type: 'create_delete_permission', args: { ...args, role: 'admin' } })).json.code).toBe('already-exists');
     expect((await engine.query({ type: 'create_delete_permission', args: { table: 'author', role: 'user', permission: { filter: {}, extra: 1 } } })).json.code).toBe('parse-failed');
   });
 });

@@ -1,5 +1,5 @@
 import { sameTable } from '../../../src/metadata/edit.js';
-import { displayName, toQualified } from '../../../src/metadata/names.js';
+import { columnWithCustomName, displayName, toQualified } from '../../../src/metadata/names.js';
 import type { Metadata, QualifiedName, Relationship, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg/catalog.js';
 import { buildSourceModel } from '../models/table-model.js';
@@ -108,6 +108,8 @@ function relationshipProblem(
   catalog: Catalog,
   tracked: Set<string>,
 ): string | null {
+  const renamed = columnWithCustomName(entry.configuration, relation.columns.map((column) => column.name), relationship.name);
+  if (renamed !== undefined) return `field definition conflicts with custom field name for postgres column ${JSON.stringify(renamed)}`;
   const using = relationship.using;
   if ('manual_configuration' in using) {
     const remote = toQualified(using.manual_configuration.remote_table);

@@ -5,6 +5,7 @@ import { INT_TYPE, type ColumnType } from '../models/column-types.js';
 import { inputArgumentsOf } from '../models/function-model.js';
 import { operatorNamed } from '../models/operators.js';
 import { operandValueProblem } from '../models/extension-values.js';
+import { connectiveKey, operatorKey } from '../models/bool-exp-keys.js';
 
 export interface PermissionProblem {
   /** JSON path of the offending part, relative to the permission object (`$.filter.author.name`). */
@@ -49,9 +50,10 @@ export function filterProblem(model: SourceModel, table: TableModel, root: Table
   return null;
 }
 
-function fieldProblem(model: SourceModel, table: TableModel, root: TableModel, key: string, value: unknown, path: string): PermissionProblem | null {
+function fieldProblem(model: SourceModel, table: TableModel, root: TableModel, written: string, value: unknown, path: string): PermissionProblem | null {
+  const key = connectiveKey(written);
   if (key === '_and' || key === '_or') {
-    if (!Array.isArray(value)) return { path, message: `expected an array for ${key}` };
+    if (!Array.isArray(value)) return { path, message: `expected an array for ${written}` };
     for (const [index, item] of value.entries()) {
       const problem = filterProblem(model, table, root, item, `${path}[${index}]`);
       if (problem !== null) return problem;
@@ -60,7 +62,7 @@ function fieldProblem(model: SourceModel, table: TableModel, root: TableModel, k
   }
   if (key === '_not') return filterProblem(model, table, root, value, path);
   if (key === '_exists') {
-    if (!isObject(value) || value._table === undefined) return { path, message: '_exists needs _table and _where' };
+    if (!isObject(value) || value._table === undefined) return { path, message: `${written} needs _table and _where` };
     const name = qualifiedTable(value._table as { schema: string; name: string } | string);
     const target = model.tables.get(relationKey(name.schema, name.name));
     if (target === undefined) return { path: `${path}._table`, message: `table ${JSON.stringify(name.name)} is not tracked` };
@@ -116,15 +118,16 @@ function aggregateProblem(model: SourceModel, table: TableModel, root: TableMode
 /** The operators applied to a column or a scalar computed field of type `type`. */
 function comparisonProblem(table: TableModel, root: TableModel, type: ColumnType, value: unknown, path: string): PermissionProblem | null {
   if (!isObject(value)) return null;
-  for (const [operator, operand] of Object.entries(value)) {
+  for (const [written, operand] of Object.entries(value)) {
+    const operator = operatorKey(written);
     if (COLUMN_OPERATORS.has(operator)) {
       const [scope, name] = Array.isArray(operand) && operand.length === 2 && operand[0] === '$' ? [root, operand[1]] : [table, operand];
-      if (typeof name !== 'string' || !scope.columnsByName.has(name)) return { path: `${path}.${operator}`, message: `no such column exists: ${JSON.stringify(name)}` };
+      if (typeof name !== 'string' || !scope.columnsByName.has(name)) return { path: `${path}.${written}`, message: `no such column exists: ${JSON.stringify(name)}` };
     } else {
       const known = operatorNamed(type, operator);
-      if (known === undefined) return { path: `${path}.${operator}`, message: `unknown operator ${JSON.stringify(operator)} for a column of type ${JSON.stringify(type.scalar)}` };
+      if (known === undefined) return { path: `${path}.${written}`, message: `unknown operator ${JSON.stringify(written)} for a column of type ${JSON.stringify(type.scalar)}` };
       const problem = operandValueProblem(type, known.operand, operand);
-      if (problem !== null) return { path: `${path}.${operator}`, message: problem };
+      if (problem !== null) return { path: `${path}.${written}`, message: problem };
     }
   }
   return null;

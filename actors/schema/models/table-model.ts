@@ -1,6 +1,7 @@
 import type { DeletePermission, InsertPermission, Metadata, QualifiedName, Relationship, SelectPermission, TableConfiguration, TableEntry, UpdatePermission } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg/catalog.js';
 import { isGraphqlName } from '../../../src/graphql/name.js';
+import { customColumnName } from '../../../src/metadata/names.js';
 import { columnTypeOf, type ColumnType } from './column-types.js';
 import { buildFunctionsModel, type FunctionsModel } from './function-model.js';
 
@@ -125,7 +126,7 @@ function tableModel(entry: TableEntry, relation: CatalogRelation, catalog: Catal
   const columns: ColumnModel[] = [];
   for (const column of relation.columns) {
     const type = columnTypeOf(column);
-    const fieldName = configuration.column_config?.[column.name]?.custom_name ?? configuration.custom_column_names?.[column.name] ?? column.name;
+    const fieldName = customColumnName(configuration, column.name) ?? column.name;
     if (type === null || !isGraphqlName(fieldName)) continue;
     const description = configuration.column_config?.[column.name]?.comment ?? column.comment;
     columns.push({ name: column.name, fieldName, type, nullable: column.nullable, description, generated: column.isGenerated });

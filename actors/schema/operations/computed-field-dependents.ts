@@ -1,9 +1,10 @@
 import type { TableEntry } from '../../../src/metadata/types.js';
+import { connectiveKey } from '../models/bool-exp-keys.js';
 
 /**
  * The permissions of a table that need one of its computed fields: a select permission
  * listing it in `computed_fields`, and any permission whose `filter` or `check` names it
- * on the table itself (through `_and`, `_or`, `_not`; a nested table's expression names
+ * on the table itself (through `_and`, `_or`, `_not`, or their `$` spellings; a nested table's expression names
  * that table's fields). Dropping the field is refused while any exists, or drops them
  * with `cascade` (compat-facts 6.3).
  */
@@ -44,8 +45,9 @@ export function withoutPermissions(entry: TableEntry, dependents: readonly Permi
 
 function names(expression: unknown, field: string): boolean {
   if (typeof expression !== 'object' || expression === null || Array.isArray(expression)) return false;
-  return Object.entries(expression).some(([key, value]) => {
-    if (key === field) return true;
+  return Object.entries(expression).some(([written, value]) => {
+    if (written === field) return true;
+    const key = connectiveKey(written);
     if (key === '_and' || key === '_or') return Array.isArray(value) && value.some((item) => names(item, field));
     return key === '_not' && names(value, field);
   });

@@ -2,6 +2,7 @@ import { errors } from '../../../src/errors/errors.js';
 import { checkApiLimits } from '../../../src/metadata/api-limits.js';
 import { refuseDuplicateDeclarations } from '../../../src/metadata/duplicates.js';
 import { normalizeMetadata } from '../../../src/metadata/normalize.js';
+import { canonicalRelationshipsIn } from '../../../src/metadata/foreign-key-forms.js';
 import { fromVersion2, isVersion2 } from '../../../src/metadata/version2.js';
 import { DEFAULT_SOURCE, emptyMetadata, type Metadata } from '../../../src/metadata/types.js';
 import type { InconsistentObject } from '../consistency/inconsistency.js';
@@ -50,7 +51,7 @@ export const exportMetadataV2: Operation<Empty> = {
   },
 };
 
-const upgradeMetadata = (value: unknown): unknown => (isVersion2(value) ? fromVersion2(value) : value);
+const upgradeMetadata = (value: unknown): unknown => canonicalRelationshipsIn(isVersion2(value) ? fromVersion2(value) : value);
 
 export const replaceMetadata: Operation<Metadata> = {
   type: 'replace_metadata',

@@ -40,9 +40,9 @@ export function createPermission<P>(kind: PermissionKind, validate: (permission:
     argsSchema: `query/create_${kind}_permission`,
     async run(args, context) {
       const { table, entry } = trackedTable(context, args.table);
-      if (args.role === ADMIN_ROLE) throw errors.notSupported(`${context.argsPath}.role`, 'the admin role has every permission; no permission can be defined for it');
       const existing = (entry[key] ?? []) as PermissionEntry<unknown>[];
-      if (existing.some((permission) => permission.role === args.role)) {
+      // The admin role holds every permission already, so Hasura answers as for a duplicate.
+      if (args.role === ADMIN_ROLE || existing.some((permission) => permission.role === args.role)) {
         throw errors.alreadyExists(context.argsPath, `${kind} permission already defined on table ${JSON.stringify(displayName(table))} with role ${JSON.stringify(args.role)}`);
       }
       validate(args.permission, table, entry, context);

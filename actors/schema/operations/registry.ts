@@ -23,7 +23,7 @@ import { QUERY_COLLECTION_OPERATIONS } from './query-collections.js';
 import { REMOTE_SCHEMA_OPERATIONS } from './remote-schemas.js';
 import { createArrayRelationship, createObjectRelationship, dropRelationship, renameRelationship } from './relationships.js';
 import { runSql } from './run-sql.js';
-import { setTableCustomization, trackTable, trackTableV2, untrackTable } from './tables.js';
+import { addExistingTableOrView, setTableCustomFields, setTableCustomFieldsV2, setTableCustomization, trackTable, trackTableV2, untrackTable } from './tables.js';
 
 /** Every `/v1/query` operation by `type` (and `version`); `bulk` is the runner's own. */
 const OPERATIONS: readonly Operation<never>[] = [
@@ -37,8 +37,11 @@ const OPERATIONS: readonly Operation<never>[] = [
   dropInconsistentMetadata,
   trackTable,
   trackTableV2,
+  addExistingTableOrView,
   untrackTable,
   setTableCustomization,
+  setTableCustomFields,
+  setTableCustomFieldsV2,
   createObjectRelationship,
   createArrayRelationship,
   dropRelationship,

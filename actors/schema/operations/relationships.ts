@@ -1,8 +1,9 @@
 import { errors } from '../../../src/errors/errors.js';
 import { withTable } from '../../../src/metadata/edit.js';
-import type { QualifiedName, Relationship, TableEntry } from '../../../src/metadata/types.js';
+import type { ForeignKeyOn, QualifiedName, Relationship, TableEntry } from '../../../src/metadata/types.js';
+import { canonicalRelationship } from '../../../src/metadata/foreign-key-forms.js';
 import { relationKey } from '../../../src/pg/catalog.js';
-import { displayName } from '../../../src/metadata/names.js';
+import { columnWithCustomName, displayName } from '../../../src/metadata/names.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
 import { trackedTable } from './tables.js';
 
@@ -16,23 +17,31 @@ interface CreateArgs {
   comment?: string | null;
 }
 
-/** Names a relationship may not take: the table's columns and its other relationships. */
+/** Names a relationship may not take: the table's columns, their custom names and its other fields. */
 function assertNameFree(context: OperationContext, table: QualifiedName, entry: TableEntry, name: string, path: string): void {
   const relation = context.catalog.relations.get(relationKey(table.schema, table.name));
   const taken =
     relation?.columns.some((column) => column.name === name) ||
     [...(entry.object_relationships ?? []), ...(entry.array_relationships ?? []), ...(entry.computed_fields ?? [])].some((field) => field.name === name);
   if (taken) throw errors.alreadyExists(path, `field with name ${JSON.stringify(name)} already exists in table ${JSON.stringify(displayName(table))}`);
+  if (columnWithCustomName(entry.configuration, relation?.columns.map((column) => column.name) ?? [], name) !== undefined) {
+    throw errors.alreadyExists(context.argsPath, `custom column name ${JSON.stringify(name)} of table ${JSON.stringify(displayName(table))} already exists`);
+  }
+}
+
+function isOtherTablesKey(on: ForeignKeyOn['foreign_key_constraint_on']): boolean {
+  return typeof on === 'object' && !Array.isArray(on);
 }
 
 function createRelationship(type: string, kind: Kind): Operation<CreateArgs> {
   return {
     type,
     argsSchema: `query/${type}`,
+    upgradeArgs: canonicalRelationship,
     async run(args, context) {
       const { table, entry } = trackedTable(context, args.table);
       assertNameFree(context, table, entry, args.name, `${context.argsPath}.name`);
-      if (kind === 'array_relationships' && 'foreign_key_constraint_on' in args.using && typeof args.using.foreign_key_constraint_on !== 'object') {
+      if (kind === 'array_relationships' && 'foreign_key_constraint_on' in args.using && !isOtherTablesKey(args.using.foreign_key_constraint_on)) {
         throw errors.parseFailed(`${context.argsPath}.using.foreign_key_constraint_on`, 'an array relationship needs the other table: {"table": ..., "column": ...}');
       }
       const relationship: Relationship = { name: args.name, using: args.using };

@@ -6,14 +6,15 @@ import { displayName, toQualified } from '../../../src/metadata/names.js';
 import { duplicatedCustomRootFields } from '../consistency/root-fields.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
 import { checkNamesFree } from './root-names.js';
+import { newInconsistencies } from '../consistency/inconsistency.js';
 
 type TableArg = QualifiedName | string;
 
 /** The tracked table an operation names, or the `not-exists` error Hasura answers. */
-export function trackedTable(context: OperationContext, arg: TableArg): { table: QualifiedName; entry: TableEntry } {
+export function trackedTable(context: OperationContext, arg: TableArg, path = `${context.argsPath}.table`): { table: QualifiedName; entry: TableEntry } {
   const table = toQualified(arg);
   const entry = findTable(context.metadata, table);
-  if (entry === undefined) throw errors.notExists(`${context.argsPath}.table`, `table ${JSON.stringify(displayName(table))} does not exist`);
+  if (entry === undefined) throw errors.notExists(path, `table ${JSON.stringify(displayName(table))} does not exist`);
   return { table, entry };
 }
 
@@ -41,6 +42,8 @@ function checkCustomRootFields(context: OperationContext, configuration: TableCo
 export const trackTable: Operation<{ schema?: string; name?: string; table?: TableArg; is_enum?: boolean }> = {
   type: 'track_table',
   argsSchema: 'query/track_table',
+  // Hasura's TrackTable also reads the whole args as the table: `args: "author"` is public.author.
+  upgradeArgs: (args) => (typeof args === 'string' ? { table: args } : args),
   async run(args, context) {
     if ((args.table === undefined) === (args.name === undefined)) {
       throw errors.parseFailed(context.argsPath, 'give either "table", or "name" with an optional "schema"');
@@ -49,6 +52,9 @@ export const trackTable: Operation<{ schema?: string; name?: string; table?: Tab
     return track(context, table, undefined, args.is_enum);
   },
 };
+
+/** Hasura's older name of track_table (version 1), with the same arguments. */
+export const addExistingTableOrView: typeof trackTable = { ...trackTable, type: 'add_existing_table_or_view' };
 
 export const trackTableV2: Operation<{ table: TableArg; configuration?: TableConfiguration; is_enum?: boolean }> = {
   type: 'track_table',
@@ -59,22 +65,55 @@ export const trackTableV2: Operation<{ table: TableArg; configuration?: TableCon
   },
 };
 
+/**
+ * Replaces the table's configuration, as Hasura's set_table_customization does. A
+ * configuration that breaks one of the table's objects (a custom column name a
+ * relationship holds) is refused in Hasura v2.0's words, the broken objects in `internal`.
+ */
+async function customize(context: OperationContext, arg: TableArg, configuration: TableConfiguration) {
+  const { table } = trackedTable(context, arg);
+  checkCustomRootFields(context, configuration);
+  const metadata = withTable(context.metadata, table, (entry) => {
+    const next: TableEntry = { ...entry };
+    if (Object.keys(configuration).length > 0) next.configuration = configuration;
+    else delete next.configuration;
+    return next;
+  });
+  checkNamesFree(context, metadata, { table });
+  const broken = newInconsistencies(context.inconsistencies, (await context.check(metadata, context.catalog)).inconsistencies);
+  if (broken.length > 0) throw errors.newInconsistentMetadata(context.argsPath).withInternal(broken);
+  return { response: SUCCESS, metadata };
+}
+
 export const setTableCustomization: Operation<{ table: TableArg; configuration: TableConfiguration }> = {
   type: 'set_table_customization',
   argsSchema: 'query/set_table_customization',
   async run(args, context) {
-    const { table } = trackedTable(context, args.table);
-    checkCustomRootFields(context, args.configuration);
-    const metadata = withTable(context.metadata, table, (entry) => {
-      const next: TableEntry = { ...entry };
-      if (Object.keys(args.configuration).length > 0) next.configuration = args.configuration;
-      else delete next.configuration;
-      return next;
-    });
-    checkNamesFree(context, metadata, { table });
-    return { response: SUCCESS, metadata };
+    return customize(context, args.table, args.configuration);
   },
 };
+
+type CustomFieldsArgs = { table: TableArg } & Pick<TableConfiguration, 'custom_root_fields' | 'custom_column_names'>;
+
+/**
+ * Hasura's older set_table_custom_fields (sent as version 1 or 2): the root fields and
+ * column names become the table's whole configuration, a custom table name included
+ * (Hasura's runSetTableCustomFieldsQV2 leaves none).
+ */
+export const setTableCustomFields: Operation<CustomFieldsArgs> = {
+  type: 'set_table_custom_fields',
+  argsSchema: 'query/set_table_custom_fields',
+  async run(args, context) {
+    // Hasura points at the args themselves for an untracked table here.
+    trackedTable(context, args.table, context.argsPath);
+    const configuration: TableConfiguration = {};
+    if (args.custom_root_fields !== undefined && Object.keys(args.custom_root_fields).length > 0) configuration.custom_root_fields = args.custom_root_fields;
+    if (args.custom_column_names !== undefined && Object.keys(args.custom_column_names).length > 0) configuration.custom_column_names = args.custom_column_names;
+    return customize(context, args.table, configuration);
+  },
+};
+
+export const setTableCustomFieldsV2: Operation<CustomFieldsArgs> = { ...setTableCustomFields, version: 2 };
 
 /** The relationships of other tables that point at `table`. */
 function relationshipsInto(context: OperationContext, table: QualifiedName): { owner: QualifiedName; name: string }[] {

@@ -12,6 +12,7 @@ import { functionCall, rowArgument } from './function-call.js';
 import { permissionInput, type Input } from './input.js';
 import { operatorNamed, type OperandKind } from '../models/operators.js';
 import { CAST_TARGETS, isObjectOperand } from '../models/extension-operators.js';
+import { connectiveKey, operatorKey } from '../models/bool-exp-keys.js';
 import { operandParam } from './operand-params.js';
 import { objectOperandArguments } from './extension-operands.js';
 import { joinCondition } from './relationships.js';
@@ -26,6 +27,7 @@ import { and, columnRef, or } from './sql-text.js';
  *   no nested permissions (Hasura evaluates permission filters as the admin), plus the
  *   permission-only `_exists` and column comparisons (`_ceq`...), and `X-Service-*`
  *   strings standing for session variables.
+ * Both read Hasura's `$` spelling of keywords in JSON-written expressions (bool-exp-keys.ts).
  */
 interface Scope {
   mode: 'query' | 'permission';
@@ -75,7 +77,7 @@ function boolExp(context: CompileContext, scope: Scope, input: Input): string {
 
 function fieldCondition(context: CompileContext, scope: Scope, key: string, value: Input): string {
   const { reader } = context;
-  switch (key) {
+  switch (value.source === 'permission' ? connectiveKey(key) : key) {
     case '_and':
       return and(reader.items(value).map((item) => boolExp(context, scope, item)).filter((condition) => condition !== 'true'));
     case '_or':
@@ -249,7 +251,8 @@ function comparison(context: CompileContext, scope: Scope, column: ColumnModel |
   // A permission may write `{column: value}` for `{column: {_eq: value}}` (Hasura's shorthand).
   const shorthand = input.source === 'permission' && (typeof input.value !== 'object' || input.value === null || Array.isArray(input.value));
   const operators: Array<[string, Input]> = shorthand ? [['_eq', input]] : reader.fields(input);
-  for (const [name, operand] of operators) {
+  for (const [written, operand] of operators) {
+    const name = operand.source === 'permission' ? operatorKey(written) : written;
     const columnOperator = scope.mode === 'permission' ? COLUMN_OPERATORS[name] : undefined;
     if (columnOperator !== undefined) {
       conditions.push(`${subject} ${columnOperator} ${otherColumn(context, scope, operand)}`);
@@ -257,7 +260,7 @@ function comparison(context: CompileContext, scope: Scope, column: ColumnModel |
     }
     const operator = operatorNamed(column.type, name);
     if (operator === undefined) {
-      throw errors.fieldNotFound(operand.path, name, `${column.type.scalar}_comparison_exp`);
+      throw errors.fieldNotFound(operand.path, written, `${column.type.scalar}_comparison_exp`);
     }
     if (operator.operand === 'boolean') {
       if (reader.isNull(operand)) throw errors.unexpectedNull(operand.path, 'Boolean');
