@@ -143,7 +143,7 @@ export const errors = {
   invalidNodeId: define('validation-failed', 400, (detail: string) => `invalid node id: ${detail}`),
   firstAndLast: define('validation-failed', 400, () => '"first" and "last" are not allowed at once'),
   afterAndBefore: define('validation-failed', 400, () => '"after" and "before" are not allowed at once'),
-  negativeValue: define('validation-failed', 400, () => 'unexpected negative value'),
+  negativeValue: define('not-supported', 400, () => 'unexpected negative value'),
   invalidCursor: define('validation-failed', 400, () => 'the "after" or "before" cursor is invalid'),
   cursorOnRelatedOrder: define('not-supported', 400, () => '"after" and "before" need an order_by on the table\'s own columns'),
 

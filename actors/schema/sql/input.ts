@@ -17,10 +17,11 @@ export type Input =
 /**
  * How a compiled plan depends on one variable. A plan is reused for another request
  * when every recorded use agrees: `value` uses only need the same nullness (the value is
- * a parameter), `structural` uses (an object, list, enum or boolean that shapes the SQL)
- * need the same value.
+ * a parameter) and, for a `limit` or `offset` (`count`), a value the compiler would
+ * accept, so a negative one is refused as the compiler refuses it; `structural` uses
+ * (an object, list, enum or boolean that shapes the SQL) need the same value.
  */
-export type VariableUse = { kind: 'value'; isNull: boolean } | { kind: 'structural'; json: string };
+export type VariableUse = { kind: 'value'; isNull: boolean; count?: true } | { kind: 'structural'; json: string };
 
 export function documentInput(node: ValueNode, path: string): Input {
   return { source: 'document', node, path };
@@ -40,7 +41,8 @@ export class InputReader {
     if (input.node.kind === Kind.VARIABLE) {
       const name = input.node.name.value;
       const isNull = this.variables[name] === undefined || this.variables[name] === null;
-      if (this.uses.get(name)?.kind !== 'structural') this.uses.set(name, { kind: 'value', isNull });
+      const previous = this.uses.get(name);
+      if (previous?.kind !== 'structural') this.uses.set(name, { ...previous, kind: 'value', isNull });
       return isNull;
     }
     return input.node.kind === Kind.NULL;
@@ -103,6 +105,26 @@ export class InputReader {
     return params.add(this.source(input, encoding, typeName), sqlType);
   }
 
+  /**
+   * A `limit` or `offset`: a non-negative integer, refused before any SQL otherwise, as
+   * Hasura does. A `$variable` stays a parameter; its use is marked so that a plan is not
+   * reused for a value it would refuse. A string literal is read as Hasura v2 reads
+   * `offset: "10"` (the validation let only a decimal integer through).
+   */
+  count(input: Input, params: ParamList): string {
+    if (input.source === 'document' && input.node.kind === Kind.VARIABLE) {
+      const name = input.node.name.value;
+      const previous = this.uses.get(name);
+      if (previous?.kind !== 'structural') this.uses.set(name, { kind: 'value', isNull: false, count: true });
+      checkCount(this.variables[name], input.path);
+      return params.add({ kind: 'variable', name, encoding: 'plain' }, 'int4');
+    }
+    // A literal keeps its text as other literals do (documentValue).
+    const value = input.source !== 'document' ? input.value : input.node.kind === Kind.INT || input.node.kind === Kind.STRING ? input.node.value : null;
+    checkCount(typeof value === 'string' ? Number(value) : value, input.path);
+    return params.add({ kind: 'constant', value }, 'int4');
+  }
+
   /** Where a parameter's value comes from: a variable, a session variable, or a constant of the plan. */
   source(input: Input, encoding: ParamEncoding, typeName: string): ParamSource {
     if (this.isNull(input)) throw errors.unexpectedNull(input.path, typeName);
@@ -134,6 +156,15 @@ export class InputReader {
   }
 }
 
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+function checkCount(value: unknown, path: string): void {
+  invariant(typeof value === 'number' && Number.isInteger(value), 'limit and offset are validated as Int');
+  if (!isCount(value)) throw errors.negativeValue(path);
+}
+
 function isSessionVariable(value: string): boolean {
   return value.toLowerCase().startsWith(SESSION_VARIABLE_PREFIX);
 }
@@ -144,6 +175,7 @@ export function usesMatch(uses: ReadonlyMap<string, VariableUse>, variables: Rec
     const value = variables[name];
     if (use.kind === 'value') {
       if ((value === undefined || value === null) !== use.isNull) return false;
+      if (use.count === true && !isCount(value)) return false;
     } else if (JSON.stringify(value ?? null) !== use.json) {
       return false;
     }

@@ -48,12 +48,12 @@ export function rowSet(context: CompileContext, access: TableAccess, field: Coll
   }
 
   const limitInput = args.get('limit');
-  const requested = limitInput === undefined || reader.isNull(limitInput) ? null : reader.param(limitInput, params, 'int4', 'plain', 'Int');
+  const requested = limitInput === undefined || reader.isNull(limitInput) ? null : reader.count(limitInput, params);
   const cap = access.limit === null ? null : params.add({ kind: 'constant', value: access.limit }, 'int4');
   const limit = requested !== null && cap !== null ? `least(${requested}, ${cap})` : (requested ?? cap);
 
   const offsetInput = args.get('offset');
-  const offset = offsetInput === undefined || reader.isNull(offsetInput) ? null : reader.param(offsetInput, params, 'int4', 'plain', 'Int');
+  const offset = offsetInput === undefined || reader.isNull(offsetInput) ? null : reader.count(offsetInput, params);
 
   return { access, alias, source: source ?? readSource(context, access), conditions, orderKeys, distinctOn, limit, offset };
 }
