@@ -25,7 +25,8 @@ export interface RowSet {
   offset: string | null;
 }
 
-export function rowSet(context: CompileContext, access: TableAccess, field: CollectedField, join?: (alias: string) => string, source?: string): RowSet {
+/** `capped` false leaves out the permission's limit, for the caller to apply elsewhere (compileAggregate). */
+export function rowSet(context: CompileContext, access: TableAccess, field: CollectedField, join?: (alias: string) => string, source?: string, capped = true): RowSet {
   const { reader, params } = context;
   const alias = context.aliases.fresh();
   const args = argumentsOf(field);
@@ -49,7 +50,7 @@ export function rowSet(context: CompileContext, access: TableAccess, field: Coll
 
   const limitInput = args.get('limit');
   const requested = limitInput === undefined || reader.isNull(limitInput) ? null : reader.count(limitInput, params);
-  const cap = access.limit === null ? null : params.add({ kind: 'constant', value: access.limit }, 'int4');
+  const cap = access.limit === null || !capped ? null : params.add({ kind: 'constant', value: access.limit }, 'int4');
   const limit = requested !== null && cap !== null ? `least(${requested}, ${cap})` : (requested ?? cap);
 
   const offsetInput = args.get('offset');
