@@ -151,6 +151,8 @@ export const errors = {
   onConflictNotAllowed: define('permission-error', 400, () => 'on_conflict is not allowed for this role'),
   columnNotUpdatable: define('permission-error', 400, (column: string) => `column ${quote(column)} cannot be updated by this role`),
   permissionCheckFailed: define('permission-error', 400, () => 'check constraint of an insert/update permission has failed'),
+  columnsDeterminedByParent: define('validation-failed', 400, (columns: string[]) => `cannot insert ${columns.map(quote).join(', ')} columns as their values are already being determined by parent insert`),
+  objectRelationshipDetermined: define('validation-failed', 400, (relationship: string, columns: string[]) => `cannot insert object relationship ${quote(relationship)} as ${columns.map(quote).join(', ')} column values are already determined`),
   objectRelationUnwritten: define('not-supported', 400, (relationship: string, table: string) => `cannot proceed to insert object relation ${quote(relationship)} since insert to table ${quote(table)} affects zero rows`),
   arrayRelationsUnwritten: define('not-supported', 400, (table: string) => `cannot proceed to insert array relations since insert to table ${quote(table)} affects zero rows`),
 
