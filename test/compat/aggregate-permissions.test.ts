@@ -90,3 +90,40 @@ describe('aggregates under a permission filter', () => {
     expect(second.json).toEqual({ data: { article_aggregate: { aggregate: { count: 1, max: { id: 3 } } } } });
   });
 });
+
+describe('a role that may aggregate a table but read none of its columns', () => {
+  beforeAll(async () => {
+    const setup = await engine.query({
+      type: 'bulk',
+      args: [
+        { type: 'create_select_permission', args: { table: 'article', role: 'counter', permission: { columns: [], filter: { is_published: { _eq: true } }, allow_aggregations: true } } },
+        { type: 'create_select_permission', args: { table: 'post', role: 'counter', permission: { columns: [], filter: {} } } },
+      ],
+    });
+    expect(setup.status).toBe(200);
+  });
+  const asCounter = { 'x-service-role': 'counter' };
+
+  it('counts the rows its filter allows (Hasura\'s article_agg_with_role_without_select_access)', async () => {
+    const answer = await engine.graphql({ query: '{ article_aggregate { aggregate { count } } }' }, asCounter);
+    expect(answer.json).toEqual({ data: { article_aggregate: { aggregate: { count: 2 } } } });
+    const filtered = await engine.graphql({ query: '{ article_aggregate(where: {_not: {_and: []}}, limit: 1) { aggregate { count(distinct: true) } } }' }, asCounter);
+    expect(filtered.json).toEqual({ data: { article_aggregate: { aggregate: { count: 0 } } } });
+  });
+
+  it('offers no columns, no column aggregates, no rows and no list of the table', async () => {
+    const columns = await engine.graphql({ query: '{ article_aggregate { aggregate { count(columns: [title]) } } }' }, asCounter);
+    expect(columns.json).toEqual({ errors: [{ message: "'count' has no argument named 'columns'", extensions: { path: '$.selectionSet.article_aggregate.selectionSet.aggregate.selectionSet.count', code: 'validation-failed' } }] });
+    const max = await engine.graphql({ query: '{ article_aggregate { aggregate { max { id } } } }' }, asCounter);
+    expect(max.json).toEqual({ errors: [{ message: "field 'max' not found in type: 'article_aggregate_fields'", extensions: { path: '$.selectionSet.article_aggregate.selectionSet.aggregate.selectionSet.max', code: 'validation-failed' } }] });
+    const nodes = await engine.graphql({ query: '{ article_aggregate { nodes { __typename } } }' }, asCounter);
+    expect(nodes.json).toEqual({ errors: [{ message: "field 'nodes' not found in type: 'article_aggregate'", extensions: { path: '$.selectionSet.article_aggregate.selectionSet.nodes', code: 'validation-failed' } }] });
+    const list = await engine.graphql({ query: '{ article { __typename } }' }, asCounter);
+    expect(list.json).toEqual({ errors: [{ message: "field 'article' not found in type: 'query_root'", extensions: { path: '$.selectionSet.article', code: 'validation-failed' } }] });
+  });
+
+  it('offers nothing of a table it may neither read nor aggregate', async () => {
+    const answer = await engine.graphql({ query: '{ post_aggregate { aggregate { count } } }' }, asCounter);
+    expect(answer.json).toEqual({ errors: [{ message: "field 'post_aggregate' not found in type: 'query_root'", extensions: { path: '$.selectionSet.post_aggregate', code: 'validation-failed' } }] });
+  });
+});
