@@ -9,4 +9,4 @@ select json_build_object('__type', $3::json, 'author', (
 ))::text as "data"
 -- $1 = true
 -- $2 = "1"
--- $3 = "{\"name\":\"author\",\"fields\":[{\"name\":\"id\"},{\"name\":\"name\"},{\"name\":\"articles\"},{\"name\":\"articles_aggregate\"}]}"
+-- $3 = "{\"name\":\"author\",\"fields\":[{\"name\":\"id\"},{\"name\":\"name\"},{\"name\":\"articles\"}]}"
