@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../harness/database.js';
-import { startTestEngine, type TestEngine } from '../harness/engine.js';
+import { describe, expect, it } from 'vitest';
+import { graphqlFailure as failure, trackTables, useSqlFixture } from './sql-fixture.js';
 
 /**
  * Issue 19, checks Hasura makes before any SQL, with its codes: a view Postgres cannot
@@ -8,14 +7,8 @@ import { startTestEngine, type TestEngine } from '../harness/engine.js';
  * nested insert may not give a foreign key column that its parent row or an object
  * relationship inserted with it determines.
  */
-let database: TestDatabase;
-let engine: TestEngine;
-
-const failure = (message: string, path: string, code = 'validation-failed') => ({ errors: [{ message, extensions: { path, code } }] });
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  await database.sql(`
+const fixture = useSqlFixture(
+  `
     create table author (id serial primary key, name text not null);
     create table article (id serial primary key, title text not null, author_id integer references author(id));
     insert into author (name) values ('Ada');
@@ -25,76 +18,63 @@ beforeAll(async () => {
     create function author_initials_insert() returns trigger language plpgsql as $$
       begin insert into author (name) values (new.initial); return new; end $$;
     create trigger author_initials_insert instead of insert on author_initials for each row execute function author_initials_insert();
-  `);
-  engine = await startTestEngine({ databaseUrl: database.url });
-  const setup = await engine.query({
-    type: 'bulk',
-    args: [
-      { type: 'track_table', args: { table: 'author' } },
-      { type: 'track_table', args: { table: 'article' } },
-      { type: 'track_table', args: { table: 'author_names' } },
-      { type: 'track_table', args: { table: 'article_counts' } },
-      { type: 'track_table', args: { table: 'author_initials' } },
-      { type: 'create_object_relationship', args: { table: 'article', name: 'author', using: { foreign_key_constraint_on: 'author_id' } } },
-      { type: 'create_array_relationship', args: { table: 'author', name: 'articles', using: { foreign_key_constraint_on: { table: 'article', column: 'author_id' } } } },
-    ],
-  });
-  expect(setup.status).toBe(200);
-});
+  `,
+  [
+    ...trackTables('author', 'article', 'author_names', 'article_counts', 'author_initials'),
+    { type: 'create_object_relationship', args: { table: 'article', name: 'author', using: { foreign_key_constraint_on: 'author_id' } } },
+    { type: 'create_array_relationship', args: { table: 'author', name: 'articles', using: { foreign_key_constraint_on: { table: 'article', column: 'author_id' } } } },
+  ],
+);
+const graphql = (body: unknown) => fixture().engine.graphql(body);
 
-afterAll(async () => {
-  await engine?.stop();
-  await database?.drop();
-});
-
-const rows = async (sql: string) => (await database.sql(sql)).rows;
+const rows = async (sql: string) => (await fixture().database.sql(sql)).rows;
 
 describe('views', () => {
   it('offers the mutations of an auto-updatable view, which write through it', async () => {
-    const answer = await engine.graphql({ query: 'mutation { insert_author_names_one(object: {name: "Brian"}) { name } update_author_names(where: {name: {_eq: "Brian"}}, _set: {name: "Bri"}) { affected_rows } }' });
+    const answer = await graphql({ query: 'mutation { insert_author_names_one(object: {name: "Brian"}) { name } update_author_names(where: {name: {_eq: "Brian"}}, _set: {name: "Bri"}) { affected_rows } }' });
     expect(answer.json).toEqual({ data: { insert_author_names_one: { name: 'Brian' }, update_author_names: { affected_rows: 1 } } });
-    const removed = await engine.graphql({ query: 'mutation { delete_author_names(where: {name: {_eq: "Bri"}}) { affected_rows } }' });
+    const removed = await graphql({ query: 'mutation { delete_author_names(where: {name: {_eq: "Bri"}}) { affected_rows } }' });
     expect(removed.json).toEqual({ data: { delete_author_names: { affected_rows: 1 } } });
   });
 
   it('offers no insert, update or delete of a view Postgres cannot write, refusing them before any SQL', async () => {
     for (const field of ['insert_article_counts', 'insert_article_counts_one', 'update_article_counts', 'delete_article_counts']) {
-      const answer = await engine.graphql({ query: `mutation { ${field}(objects: []) { affected_rows } }` });
+      const answer = await graphql({ query: `mutation { ${field}(objects: []) { affected_rows } }` });
       expect(answer.json).toEqual(failure(`field '${field}' not found in type: 'mutation_root'`, `$.selectionSet.${field}`));
     }
-    const read = await engine.graphql({ query: '{ article_counts { author_id articles } }' });
+    const read = await graphql({ query: '{ article_counts { author_id articles } }' });
     expect(read.json).toEqual({ data: { article_counts: [] } });
   });
 
   it('offers the insert of a view an INSTEAD OF trigger makes insertable, and only that', async () => {
-    const answer = await engine.graphql({ query: 'mutation { insert_author_initials(objects: [{initial: "G"}]) { affected_rows } }' });
+    const answer = await graphql({ query: 'mutation { insert_author_initials(objects: [{initial: "G"}]) { affected_rows } }' });
     expect(answer.json).toEqual({ data: { insert_author_initials: { affected_rows: 1 } } });
     expect(await rows("select count(*)::int as n from author where name = 'G'")).toEqual([{ n: 1 }]);
-    const update = await engine.graphql({ query: 'mutation { update_author_initials(where: {}, _set: {initial: "X"}) { affected_rows } }' });
+    const update = await graphql({ query: 'mutation { update_author_initials(where: {}, _set: {initial: "X"}) { affected_rows } }' });
     expect(update.json).toEqual(failure("field 'update_author_initials' not found in type: 'mutation_root'", '$.selectionSet.update_author_initials'));
   });
 });
 
 describe('nested inserts', () => {
   it('refuses an object relationship beside the foreign key it determines, writing nothing', async () => {
-    const answer = await engine.graphql({ query: 'mutation { insert_article(objects: [{title: "t", author_id: 1, author: {data: {name: "Edsger"}}}]) { affected_rows } }' });
+    const answer = await graphql({ query: 'mutation { insert_article(objects: [{title: "t", author_id: 1, author: {data: {name: "Edsger"}}}]) { affected_rows } }' });
     expect(answer.json).toEqual(failure('cannot insert object relationship "author" as "author_id" column values are already determined', '$.selectionSet.insert_article.args.objects[0].author'));
     expect(await rows("select count(*)::int as n from author where name = 'Edsger'")).toEqual([{ n: 0 }]);
   });
 
   it('refuses a child row giving the foreign key its parent determines', async () => {
-    const answer = await engine.graphql({ query: 'mutation { insert_author_one(object: {name: "Ken", articles: {data: [{title: "a"}, {title: "b", author_id: 1}]}}) { id } }' });
+    const answer = await graphql({ query: 'mutation { insert_author_one(object: {name: "Ken", articles: {data: [{title: "a"}, {title: "b", author_id: 1}]}}) { id } }' });
     expect(answer.json).toEqual(failure('cannot insert "author_id" columns as their values are already being determined by parent insert', '$.selectionSet.insert_author_one.args.object[0].articles.data[1]'));
     expect(await rows("select count(*)::int as n from author where name = 'Ken'")).toEqual([{ n: 0 }]);
   });
 
   it('refuses an object relationship whose key a grand-parent row determines', async () => {
-    const answer = await engine.graphql({ query: 'mutation { insert_author(objects: [{name: "Ken", articles: {data: [{title: "a", author: {data: {name: "Rob"}}}]}}]) { affected_rows } }' });
+    const answer = await graphql({ query: 'mutation { insert_author(objects: [{name: "Ken", articles: {data: [{title: "a", author: {data: {name: "Rob"}}}]}}]) { affected_rows } }' });
     expect(answer.json).toEqual(failure('cannot insert object relationship "author" as "author_id" column values are already determined', '$.selectionSet.insert_author.args.objects[0].articles.data[0].author'));
   });
 
   it('still writes nested rows whose keys come from the relationships', async () => {
-    const answer = await engine.graphql({ query: 'mutation { insert_article_one(object: {title: "t", author: {data: {name: "Barbara", articles: {data: []}}}}) { title author { name } } }' });
+    const answer = await graphql({ query: 'mutation { insert_article_one(object: {title: "t", author: {data: {name: "Barbara", articles: {data: []}}}}) { title author { name } } }' });
     expect(answer.json).toEqual({ data: { insert_article_one: { title: 't', author: { name: 'Barbara' } } } });
   });
 });

@@ -56,16 +56,10 @@ function rootFields(registry: TypeRegistry, role: RoleAccess, targets: ReadonlyM
         };
         break;
       case 'select-aggregate':
-        fields[name] = {
-          type: new GraphQLNonNull(tableAggregateType(registry, role, access)),
-          args: selectArguments(registry, role, access),
-          description: `fetch aggregated fields from the table: ${table}`,
-        };
-        break;
       case 'select-count':
         fields[name] = {
           type: new GraphQLNonNull(tableAggregateType(registry, role, access)),
-          args: countArguments(registry, role, access),
+          args: target.kind === 'select-count' ? countArguments(registry, role, access) : selectArguments(registry, role, access),
           description: `fetch aggregated fields from the table: ${table}`,
         };
         break;
