@@ -144,7 +144,7 @@ export const errors = {
   invalidNodeId: define('validation-failed', 400, (detail: string) => `invalid node id: ${detail}`),
   firstAndLast: define('validation-failed', 400, () => '"first" and "last" are not allowed at once'),
   afterAndBefore: define('validation-failed', 400, () => '"after" and "before" are not allowed at once'),
-  negativeValue: define('validation-failed', 400, () => 'unexpected negative value'),
+  negativeValue: define('not-supported', 400, () => 'unexpected negative value'),
   invalidCursor: define('validation-failed', 400, () => 'the "after" or "before" cursor is invalid'),
   cursorOnRelatedOrder: define('not-supported', 400, () => '"after" and "before" need an order_by on the table\'s own columns'),
 
@@ -152,6 +152,8 @@ export const errors = {
   onConflictNotAllowed: define('permission-error', 400, () => 'on_conflict is not allowed for this role'),
   columnNotUpdatable: define('permission-error', 400, (column: string) => `column ${quote(column)} cannot be updated by this role`),
   permissionCheckFailed: define('permission-error', 400, () => 'check constraint of an insert/update permission has failed'),
+  columnsDeterminedByParent: define('validation-failed', 400, (columns: string[]) => `cannot insert ${columns.map(quote).join(', ')} columns as their values are already being determined by parent insert`),
+  objectRelationshipDetermined: define('validation-failed', 400, (relationship: string, columns: string[]) => `cannot insert object relationship ${quote(relationship)} as ${columns.map(quote).join(', ')} column values are already determined`),
   objectRelationUnwritten: define('not-supported', 400, (relationship: string, table: string) => `cannot proceed to insert object relation ${quote(relationship)} since insert to table ${quote(table)} affects zero rows`),
   arrayRelationsUnwritten: define('not-supported', 400, (table: string) => `cannot proceed to insert array relations since insert to table ${quote(table)} affects zero rows`),
 

@@ -45,7 +45,7 @@ export interface CatalogRelation {
   uniqueConstraints: { name: string; columns: string[] }[];
   foreignKeys: CatalogForeignKey[];
   comment: string | null;
-  /** Whether a view can be inserted into, updated and deleted from (auto-updatable or with rules/triggers). */
+  /** Whether a view can be inserted into, updated and deleted from (auto-updatable, or by rules or INSTEAD OF triggers). */
   viewInfo: { insertable: boolean; updatable: boolean; deletable: boolean } | null;
 }
 
@@ -123,9 +123,9 @@ select json_build_object(
       'kind', c.relkind,
       'comment', obj_description(c.oid, 'pg_class'),
       'viewInfo', case when c.relkind in ('v', 'm', 'f') then json_build_object(
-          'insertable', (pg_relation_is_updatable(c.oid::regclass, false) & 8) = 8,
-          'updatable', (pg_relation_is_updatable(c.oid::regclass, false) & 4) = 4,
-          'deletable', (pg_relation_is_updatable(c.oid::regclass, false) & 16) = 16) end,
+          'insertable', (pg_relation_is_updatable(c.oid::regclass, true) & 8) = 8,
+          'updatable', (pg_relation_is_updatable(c.oid::regclass, true) & 4) = 4,
+          'deletable', (pg_relation_is_updatable(c.oid::regclass, true) & 16) = 16) end,
       'columns', coalesce((
         select json_agg(json_build_object(
           'name', a.attname,

@@ -325,9 +325,9 @@ describe('bad input, answered with Hasura\'s errors (HTTP 200)', () => {
 
   it('refuses a negative first, literal or variable', async () => {
     const literal = await relay('{ author_connection(first: -1) { edges { cursor } } }');
-    expect(literal.json).toEqual(failure('unexpected negative value', '$.selectionSet.author_connection.args.first'));
+    expect(literal.json).toEqual(failure('unexpected negative value', '$.selectionSet.author_connection.args.first', 'not-supported'));
     const variable = await relay('query ($n: Int) { author_connection(last: $n) { edges { cursor } } }', admin, { n: -2 });
-    expect(variable.json).toEqual(failure('unexpected negative value', '$.selectionSet.author_connection.args.last'));
+    expect(variable.json).toEqual(failure('unexpected negative value', '$.selectionSet.author_connection.args.last', 'not-supported'));
   });
 
   it('refuses a cursor that is not one, or lacks a sort column', async () => {

@@ -1,4 +1,4 @@
-import { getVariableValues, Kind, parse, validate, type FragmentDefinitionNode, type GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { Kind, parse, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Logger } from '../../../src/log/logger.js';
 import type { Metadata } from '../../../src/metadata/types.js';
 import type { Catalog } from '../../../src/pg/catalog.js';
@@ -29,7 +29,9 @@ import { resolveStaticField } from './static-fields.js';
 import { buildSourceModel, type SourceModel } from '../models/table-model.js';
 import { executeMutation } from './mutation-executor.js';
 import { writeAccess, type WriteAccess } from '../models/write-access.js';
-import { hasuraValidationError, scalarRefusal } from './validation-errors.js';
+import { hasuraValidationError } from './validation-errors.js';
+import { coerceLeniently } from './lenient-variables.js';
+import { validateLeniently } from './lenient-validation.js';
 import { actorRequest } from '../../../src/bus/actor-request.js';
 import type { RoleViewReply, RoleViewRequest } from '../../../src/bus/messages/remote-schema.js';
 import { REMOTE_VERBS } from '../../../src/bus/subjects.js';
@@ -203,9 +205,9 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
     if (introspection !== null) return introspection;
     const definitions = prepared.operation.variableDefinitions ?? [];
     if (definitions.length === 0) return { runtime, prepared, variables: {} };
-    const coerced = getVariableValues(runtime.schema, definitions, request.variables ?? {});
-    if (coerced.errors !== undefined) return graphqlErrorBody([variableError(coerced.errors[0]!)]);
-    return { runtime, prepared, variables: coerced.coerced };
+    const coerced = coerceLeniently(runtime.schema, definitions, request.variables ?? {}, prepared.lenient);
+    if (coerced instanceof ServiceError) return graphqlErrorBody([coerced]);
+    return { runtime, prepared, variables: coerced };
   };
 
   return {
@@ -344,9 +346,9 @@ function prepareDocument(schema: GraphQLSchema, request: GraphqlRequest): Prepar
     return { kind: 'refused', body: graphqlErrorBody([errors.documentTooDeep('$.query', 'selections', MAX_DOCUMENT_DEPTH)]) };
   }
 
-  const problems = validate(schema, document);
+  const { problems, facts } = validateLeniently(schema, document);
   if (problems.length > 0) return { kind: 'refused', body: graphqlErrorBody([hasuraValidationError(problems, document)]) };
-  return { kind: 'ready', document, operation, fragments, plans: [], subscriptionPlans: [] };
+  return { kind: 'ready', document, operation, fragments, lenient: facts, plans: [], subscriptionPlans: [] };
 }
 
 /** The operation to run, or Hasura's complaint about the choice. */
@@ -354,13 +356,4 @@ function chooseOperation(operations: OperationDefinitionNode[], name: string | n
   if (name !== undefined && name !== null) return operations.find((operation) => operation.name?.value === name) ?? errors.noSuchOperation('$', name);
   if (operations.length === 1) return operations[0]!;
   return errors.operationNameRequired('$');
-}
-
-/** graphql-js' "was not provided" in Hasura's words; other coercion messages pass through. */
-function variableError(error: GraphQLError): ServiceError {
-  const refusedValue = scalarRefusal(error);
-  if (refusedValue !== null) return refusedValue;
-  const message = error.message;
-  const missing = message.match(/^Variable "\$([^"]+)" of required type "[^"]+" was not provided\.$/);
-  return missing === null ? errors.validationFailed('$', message) : errors.variableRequired('$', missing[1]!);
 }

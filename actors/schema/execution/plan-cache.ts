@@ -2,6 +2,7 @@ import type { DocumentNode, FragmentDefinitionNode, OperationDefinitionNode } fr
 import { usesMatch, type VariableUse } from '../sql/input.js';
 import { statementName } from '../sql/sql-text.js';
 import type { CompiledOperation } from '../sql/compile-operation.js';
+import type { LenientFacts } from './lenient-validation.js';
 
 /**
  * Work done once per distinct request shape rather than per request: parse + validate +
@@ -16,6 +17,8 @@ export type PreparedDocument =
       document: DocumentNode;
       operation: OperationDefinitionNode;
       fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+      /** What the loosened validation let through that each request's variables must still honour. */
+      lenient: LenientFacts;
       plans: CompiledPlan[];
       /** Subscription statements (cohort placeholders, subscription-plan.ts), per variable shape. */
       subscriptionPlans: CompiledOperation[];

@@ -53,7 +53,7 @@ function position(error: GraphQLError): number {
 }
 
 /** The Hasura-style JSON path of `target` within its operation or fragment. */
-function pathOf(document: DocumentNode, target: ASTNode): string | null {
+export function pathOf(document: DocumentNode, target: ASTNode): string | null {
   for (const definition of document.definitions) {
     if (definition === target) return '$';
     if (definition.kind === Kind.OPERATION_DEFINITION || definition.kind === Kind.FRAGMENT_DEFINITION) {

@@ -2,10 +2,10 @@ import { GraphQLInputObjectType, type GraphQLInputFieldConfigMap } from 'graphql
 import { aggregatedColumns, AGGREGATE_FUNCTIONS } from '../models/aggregate-functions.js';
 import type { RoleAccess, TableAccess } from '../models/role-access.js';
 import { typeNames } from '../models/type-names.js';
-import { plainScalarType } from '../models/function-model.js';
+import { aggregableRowsOf, plainScalarType } from '../models/function-model.js';
 import { orderByEnum, type TypeRegistry } from './type-registry.js';
 
-/** `<t>_order_by`: columns, object relationships and `<rel>_aggregate` orderings. */
+/** `<t>_order_by`: columns, object relationships, `<rel>_aggregate` and `<computed field>_aggregate` orderings. */
 export function orderByType(registry: TypeRegistry, role: RoleAccess, access: TableAccess): GraphQLInputObjectType {
   const name = typeNames.orderBy(access.model.typeName);
   return registry.get(name, () => new GraphQLInputObjectType({
@@ -18,6 +18,12 @@ export function orderByType(registry: TypeRegistry, role: RoleAccess, access: Ta
         else if (target.kind === 'computed-scalar' && plainScalarType(target.field) !== null) fields[fieldName] = { type: orderByEnum() };
         else if (target.kind === 'object-relationship') fields[fieldName] = { type: orderByType(registry, role, role.tables.get(target.relationship.target)!) };
         else if (target.kind === 'array-aggregate') fields[fieldName] = { type: aggregateOrderByType(registry, role.tables.get(target.relationship.target)!) };
+        else if (target.kind === 'computed-table') {
+          const returned = aggregableRowsOf(target.field);
+          const related = returned === null ? undefined : role.tables.get(returned);
+          const key = `${fieldName}_aggregate`;
+          if (related?.allowAggregations === true && !access.fields.has(key)) fields[key] = { type: aggregateOrderByType(registry, related) };
+        }
       }
       return fields;
     },

@@ -4,7 +4,7 @@ import { QUERY_ROOT, SUBSCRIPTION_ROOT } from '../models/type-names.js';
 import type { RootFieldTarget } from '../models/role-access.js';
 import { streamField } from './stream-types.js';
 import { columnOutputType, nonNullList, TypeRegistry } from './type-registry.js';
-import { selectArguments, tableAggregateType, tableObjectType } from './table-types.js';
+import { countArguments, selectArguments, tableAggregateType, tableObjectType } from './table-types.js';
 import { functionMutationFields, functionRootField } from './function-types.js';
 import type { WriteAccess } from '../models/write-access.js';
 import { MUTATION_ROOT } from '../models/mutation-names.js';
@@ -38,7 +38,7 @@ export function buildRoleSchema(role: RoleAccess, writes?: WriteAccess): GraphQL
 function rootFields(registry: TypeRegistry, role: RoleAccess, targets: ReadonlyMap<string, RootFieldTarget>): GraphQLFieldConfigMap<unknown, unknown> {
   const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
   for (const [name, target] of targets) {
-    const access = role.tables.get(target.table)!;
+    const access = target.kind === 'select-count' ? target.access : role.tables.get(target.table)!;
     const table = JSON.stringify(access.model.table.name);
     switch (target.kind) {
       case 'select':
@@ -56,9 +56,10 @@ function rootFields(registry: TypeRegistry, role: RoleAccess, targets: ReadonlyM
         };
         break;
       case 'select-aggregate':
+      case 'select-count':
         fields[name] = {
           type: new GraphQLNonNull(tableAggregateType(registry, role, access)),
-          args: selectArguments(registry, role, access),
+          args: target.kind === 'select-count' ? countArguments(registry, role, access) : selectArguments(registry, role, access),
           description: `fetch aggregated fields from the table: ${table}`,
         };
         break;

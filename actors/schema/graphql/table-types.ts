@@ -74,6 +74,16 @@ export function selectArguments(registry: TypeRegistry, role: RoleAccess, access
   };
 }
 
+/**
+ * `limit`, `offset`, `where` (`_and`, `_or`, `_not`): the arguments of a count-only
+ * aggregate, whose table offers no column to order or be distinct on.
+ */
+export function countArguments(registry: TypeRegistry, role: RoleAccess, access: TableAccess): GraphQLFieldConfigArgumentMap {
+  const { limit, offset, where } = selectArguments(registry, role, access);
+  return { limit: limit!, offset: offset!, where: where! };
+}
+
+/** `<t>_aggregate { aggregate nodes }`; a count-only aggregate (no readable column) has no `nodes`. */
 export function tableAggregateType(registry: TypeRegistry, role: RoleAccess, access: TableAccess): GraphQLObjectType {
   const table = access.model.typeName;
   const name = typeNames.aggregate(table);
@@ -82,7 +92,7 @@ export function tableAggregateType(registry: TypeRegistry, role: RoleAccess, acc
     description: `aggregated selection of ${JSON.stringify(access.model.table.name)}`,
     fields: () => ({
       aggregate: { type: aggregateFieldsType(registry, access) },
-      nodes: { type: new GraphQLNonNull(nonNullList(tableObjectType(registry, role, access))) },
+      ...(access.columns.length === 0 ? {} : { nodes: { type: new GraphQLNonNull(nonNullList(tableObjectType(registry, role, access))) } }),
     }),
   }));
 }
@@ -98,7 +108,10 @@ function aggregateFieldsType(registry: TypeRegistry, access: TableAccess): Graph
       const fields: GraphQLFieldConfigMap<unknown, unknown> = {
         count: {
           type: new GraphQLNonNull(GraphQLInt),
-          args: { columns: { type: nonNullList(selectColumnEnum(registry, access)) }, distinct: { type: GraphQLBoolean } },
+          args: {
+            ...(access.columns.length === 0 ? {} : { columns: { type: nonNullList(selectColumnEnum(registry, access)) } }),
+            distinct: { type: GraphQLBoolean },
+          },
         },
       };
       for (const fn of AGGREGATE_FUNCTIONS) {

@@ -175,6 +175,11 @@ export function inputArgumentsOf(args: readonly ArgumentModel[]): Extract<Argume
  * The type of a scalar computed field without arguments of its own: such a field can
  * filter and sort (compat-facts 6.2); null for any other.
  */
+/** The table whose rows a SETOF-table computed field without arguments of its own returns, which `order_by` may aggregate (Hasura's `<cf>_aggregate`); else null. */
+export function aggregableRowsOf(field: ComputedFieldModel): string | null {
+  return field.returns.kind === 'table' && field.returns.returnsSet && inputArgumentsOf(field.arguments).length === 0 ? field.returns.table : null;
+}
+
 export function plainScalarType(field: ComputedFieldModel): ColumnType | null {
   return field.returns.kind === 'scalar' && inputArgumentsOf(field.arguments).length === 0 ? field.returns.type : null;
 }

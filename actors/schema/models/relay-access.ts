@@ -38,6 +38,7 @@ export interface ConnectionRoot {
 export function connectionRootFields(role: RoleAccess): Map<string, ConnectionRoot> {
   const fields = new Map<string, ConnectionRoot>();
   for (const target of role.rootFields.values()) {
+    if (target.kind === 'select-count') continue;
     const access = role.tables.get(target.table)!;
     if (!isNode(access)) continue;
     // Named after the table's GraphQL name, not its (customizable) select field (Hasura's mkRelayConnectionField).

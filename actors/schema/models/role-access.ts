@@ -1,4 +1,4 @@
-import type { BoolExp } from '../../../src/metadata/types.js';
+import type { BoolExp, SelectPermission } from '../../../src/metadata/types.js';
 import { ADMIN_ROLE } from '../../../src/session/session.js';
 import type { ComputedFieldModel, FunctionModel } from './function-model.js';
 import type { ColumnModel, RelationshipModel, SourceModel, TableModel } from './table-model.js';
@@ -21,6 +21,8 @@ export type RootFieldTarget =
   | { kind: 'select'; table: string }
   | { kind: 'select-by-pk'; table: string }
   | { kind: 'select-aggregate'; table: string }
+  /** `<t>_aggregate` of a role that may aggregate a table but read none of its columns: `count` only (Hasura). */
+  | { kind: 'select-count'; table: string; access: TableAccess }
   /** `<t>_stream`: batches of rows after a cursor, under subscription_root only. */
   | { kind: 'select-stream'; table: string }
   | FunctionRootTarget;
@@ -90,6 +92,14 @@ export function roleAccess(model: SourceModel, role: string, options: RoleAccess
     if (access.allowAggregations) offer(table.rootFields.selectAggregate, 'select_aggregate', { kind: 'select-aggregate', table: key });
     offer(table.rootFields.selectStream, 'select_stream', { kind: 'select-stream', table: key });
   }
+  for (const table of model.tables.values()) {
+    const permission = admin ? undefined : table.selectPermissions.get(role);
+    if (permission === undefined || readable.has(table.key) || permission.allow_aggregations !== true) continue;
+    const target: RootFieldTarget = { kind: 'select-count', table: table.key, access: countOnlyAccess(table, permission) };
+    const name = table.rootFields.selectAggregate;
+    if ((permission.query_root_fields ?? ['select_aggregate']).includes('select_aggregate') && !rootFields.has(name)) rootFields.set(name, target);
+    if ((permission.subscription_root_fields ?? ['select_aggregate']).includes('select_aggregate') && !subscriptionFields.has(name)) subscriptionFields.set(name, target);
+  }
   const access: RoleAccess = { role, tables, rootFields, subscriptionFields, functionMutations: new Map() };
   addFunctionAccess(access, model, admin, options.inferFunctionPermissions ?? true);
   return access;
@@ -126,6 +136,20 @@ function tableAccess(
     filter: permission === null || isEmptyFilter(permission.filter) ? null : permission.filter,
     limit: permission?.limit ?? null,
     allowAggregations,
+  };
+}
+
+/** A table read for its count alone: no column, no relationship, the permission's filter and limit. */
+function countOnlyAccess(table: TableModel, permission: SelectPermission): TableAccess {
+  return {
+    model: table,
+    columns: [],
+    columnsByField: new Map(),
+    relationships: [],
+    fields: new Map(),
+    filter: isEmptyFilter(permission.filter) ? null : permission.filter,
+    limit: permission.limit ?? null,
+    allowAggregations: true,
   };
 }
 

@@ -76,6 +76,8 @@ export interface TableModel {
    * of subscriptions); a view, materialized view, partitioned or foreign table is not.
    */
   ordinaryTable: boolean;
+  /** What Postgres lets be written: all of it for a table; for a view, as it is updatable (Hasura offers no mutation otherwise). */
+  writable: { insert: boolean; update: boolean; delete: boolean };
 }
 
 export interface SourceModel {
@@ -158,6 +160,9 @@ function tableModel(entry: TableEntry, relation: CatalogRelation, catalog: Catal
     uniqueConstraints: relation.uniqueConstraints,
     description: configuration.comment ?? relation.comment,
     ordinaryTable: relation.kind === 'r',
+    writable: relation.viewInfo === null
+      ? { insert: true, update: true, delete: true }
+      : { insert: relation.viewInfo.insertable, update: relation.viewInfo.updatable, delete: relation.viewInfo.deletable },
   };
 }
 

@@ -66,19 +66,19 @@ export function writeAccess(model: SourceModel, read: RoleAccess, backendOnly = 
   const deletes = new Map<string, DeleteAccess>();
   for (const table of model.tables.values()) {
     const insert: InsertPermission | undefined = admin ? ADMIN_INSERT : table.insertPermissions.get(role);
-    if (offered(insert)) {
+    if (offered(insert) && table.writable.insert) {
       const presets = presetMap(insert.set);
       const columns = writableColumns(table, insert.columns ?? '*', presets);
       inserts.set(table.key, { model: table, columns, columnsByField: byField(columns), presets, check: nonEmpty(insert.check), relationships: [] });
     }
     const update: UpdatePermission | undefined = admin ? ADMIN_UPDATE : table.updatePermissions.get(role);
-    if (offered(update)) {
+    if (offered(update) && table.writable.update) {
       const presets = presetMap(update.set);
       const columns = writableColumns(table, update.columns, presets);
       updates.set(table.key, { model: table, columns, columnsByField: byField(columns), presets, filter: nonEmpty(update.filter), check: nonEmpty(update.check) });
     }
     const del: DeletePermission | undefined = admin ? ADMIN_DELETE : table.deletePermissions.get(role);
-    if (offered(del)) deletes.set(table.key, { model: table, filter: nonEmpty(del.filter) });
+    if (offered(del) && table.writable.delete) deletes.set(table.key, { model: table, filter: nonEmpty(del.filter) });
   }
   for (const access of inserts.values()) {
     access.relationships = access.model.relationships.filter((relationship) => inserts.has(relationship.target));

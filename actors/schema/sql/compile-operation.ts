@@ -107,6 +107,7 @@ function rootValue(context: CompileContext, resolveStatic: StaticFieldResolver, 
     for (const node of field.nodes) visit(node, { Variable: (variable) => void context.reader.pin(variable.name.value) });
     return { kind: 'static', json: resolveStatic(field) };
   }
+  if (target.kind === 'select-count') return { kind: 'sql', expression: compileAggregate(context, target.access, field) };
   const access = tableAccessOf(context, target.table);
   switch (target.kind) {
     case 'select':

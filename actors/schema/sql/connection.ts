@@ -7,6 +7,7 @@ import { readSource, type CompileContext } from './context.js';
 import { cursorCondition, cursorExpression, cursorKeys } from './cursor.js';
 import { argumentsOf, collectFields, subSelections, type CollectedField } from './fields.js';
 import type { Input } from './input.js';
+import { rowCount } from './limit.js';
 import { compileOrderBy, renderOrderKeys, type OrderKey } from './order-by.js';
 import { and, columnRef, jsonObject, nameLiteral, or } from './sql-text.js';
 import { rowObject } from './select.js';
@@ -139,8 +140,5 @@ function reverse(key: OrderKey): OrderKey {
  * decision 5), so a variable's value shapes the plan. Hasura refuses a negative one.
  */
 function count(context: CompileContext, input: Input | undefined): number | null {
-  if (input === undefined) return null;
-  const value = context.reader.integer(input);
-  if (value < 0) throw errors.negativeValue(input.path);
-  return value;
+  return input === undefined ? null : rowCount(context.reader, input);
 }

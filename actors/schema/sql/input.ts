@@ -111,7 +111,7 @@ export class InputReader {
   integer(input: Input): number {
     const resolved = this.resolve(input);
     const value = resolved.source === 'document'
-      ? (resolved.node.kind === Kind.INT ? Number(resolved.node.value) : undefined)
+      ? documentInteger(resolved.node)
       : this.exact(resolved);
     if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw errors.unexpectedValue(input.path, 'an integer', describe(value));
     return value;
@@ -198,6 +198,12 @@ function answer(kind: Probe['kind'], value: unknown): string {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** An `Int` literal, or an integer written as a string where the lenient validation let one through (Hasura v2's `offset: "10"`). */
+function documentInteger(node: ValueNode): number | undefined {
+  if (node.kind === Kind.INT) return Number(node.value);
+  return node.kind === Kind.STRING && /^-?\d+$/.test(node.value) ? Number(node.value) : undefined;
 }
 
 function isSessionVariable(value: string): boolean {

@@ -17,6 +17,8 @@ import { compileOnConflict, type OnConflict } from './on-conflict.js';
 export interface InsertRow {
   /** SQL value by column name. */
   values: Map<string, string>;
+  /** The columns the client gave (presets aside). */
+  given: ReadonlySet<string>;
   nested: NestedInsert[];
 }
 
@@ -60,11 +62,12 @@ function readRow(context: MutationContext, access: InsertAccess, input: Input): 
     if (reader.isNull(value)) continue;
     nested.push(readNested(context, relationship, value));
   }
+  const given = new Set(values.keys());
   for (const [name, preset] of access.presets) {
     const column = access.model.columnsByName.get(name);
     if (column !== undefined) values.set(name, columnValue(context, column, permissionInput(preset, `$.set.${name}`)));
   }
-  return { values, nested };
+  return { values, given, nested };
 }
 
 function readNested(context: MutationContext, relationship: RelationshipModel, input: Input): NestedInsert {

@@ -149,6 +149,7 @@ function rowCte(
   path: string,
 ): string {
   const { ctes, written, unwritten } = writes;
+  refuseDeterminedColumns(row, parent, path);
   const values = new Map(row.values);
   const sources: string[] = [];
   const link = (cte: string, pairs: ReadonlyArray<readonly [string, string]>) => {
@@ -189,6 +190,21 @@ function rowCte(
     nested.rows.forEach((child, index) => rowCte(context, writes, nested.access, child, nested.onConflict, { cte: name, pairs }, false, `${data}[${index}]`));
   }
   return name;
+}
+
+/**
+ * Hasura's checks before any SQL: a row may not give a column its parent row determines,
+ * nor a column an object relationship inserted with it determines.
+ */
+function refuseDeterminedColumns(row: InsertRow, parent: { pairs: ReadonlyArray<readonly [string, string]> } | null, path: string): void {
+  const fromParent = (parent?.pairs ?? []).map(([column]) => column);
+  const given = fromParent.filter((column) => row.given.has(column));
+  if (given.length > 0) throw errors.columnsDeterminedByParent(path, given);
+  for (const nested of row.nested) {
+    if (nested.relationship.insertOrder !== 'before') continue;
+    const determined = nested.relationship.mapping.map(([own]) => own).filter((column) => row.given.has(column) || fromParent.includes(column));
+    if (determined.length > 0) throw errors.objectRelationshipDetermined(`${path}.${nested.relationship.name}`, nested.relationship.name, determined);
+  }
 }
 
 /** A table as Hasura's messages name it: bare in `public`, `schema.name` elsewhere. */

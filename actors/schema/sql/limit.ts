@@ -9,7 +9,7 @@ import type { Input, InputReader } from './input.js';
  */
 export function rowCount(reader: InputReader, input: Input): number {
   const value = reader.integer(input);
-  if (value < 0) throw errors.notSupported(input.path, 'unexpected negative value');
+  if (value < 0) throw errors.negativeValue(input.path);
   return value;
 }
 

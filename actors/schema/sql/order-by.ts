@@ -1,5 +1,7 @@
 import type { TableAccess } from '../models/role-access.js';
 import type { RelationshipModel } from '../models/table-model.js';
+import type { ComputedFieldModel } from '../models/function-model.js';
+import { functionCall, rowArgument } from './function-call.js';
 import { invariant } from '../../../src/errors/service-error.js';
 import { readFrom, tableAccessOf, type CompileContext } from './context.js';
 import { AGGREGATE_FUNCTIONS } from '../models/aggregate-functions.js';
@@ -7,6 +9,7 @@ import { compileComputedScalar } from './computed-scalar.js';
 import type { Input } from './input.js';
 import { joinCondition } from './relationships.js';
 import { and, columnRef } from './sql-text.js';
+import { quoteIdent } from '../../../src/pg/quote.js';
 import { permissionFilter } from './where.js';
 
 /**
@@ -47,7 +50,13 @@ function orderKeys(context: CompileContext, access: TableAccess, alias: string, 
   for (const [name, value] of reader.fields(input)) {
     if (reader.isNull(value)) continue;
     const target = access.fields.get(name);
-    invariant(target !== undefined, `order_by field ${name} is in the role's schema`);
+    if (target === undefined) {
+      // `<computed field>_aggregate`, the only order_by field not named after a field.
+      const computed = access.fields.get(name.replace(/_aggregate$/, ''));
+      invariant(name.endsWith('_aggregate') && computed?.kind === 'computed-table', `order_by field ${name} is in the role's schema`);
+      keys.push(...aggregateKeys(context, computedRows(context, access, alias, computed.field), value));
+      continue;
+    }
     if (target.kind === 'column') {
       keys.push({ expression: columnRef(alias, target.column.name), ...direction(context, value) });
     } else if (target.kind === 'object-relationship') {
@@ -56,7 +65,7 @@ function orderKeys(context: CompileContext, access: TableAccess, alias: string, 
         keys.push({ ...key, expression: `(select ${key.expression} ${related.from})` });
       }
     } else if (target.kind === 'array-aggregate') {
-      keys.push(...aggregateKeys(context, target.relationship, alias, value));
+      keys.push(...aggregateKeys(context, relatedRows(context, target.relationship, alias), value));
     } else if (target.kind === 'computed-scalar') {
       keys.push({ expression: compileComputedScalar(context, access, alias, target.field, null), ...direction(context, value) });
     }
@@ -64,10 +73,16 @@ function orderKeys(context: CompileContext, access: TableAccess, alias: string, 
   return keys;
 }
 
+/** Rows to aggregate for a sort key: `from ... where ...` under `alias`, filtered by the role's permission on them. */
+interface AggregatedRows {
+  access: TableAccess;
+  alias: string;
+  from: string;
+}
+
 /** `<rel>_aggregate: {count: desc, max: {rating: asc}}`: one key per aggregate, over the related rows. */
-function aggregateKeys(context: CompileContext, relationship: RelationshipModel, alias: string, input: Input): OrderKey[] {
+function aggregateKeys(context: CompileContext, related: AggregatedRows, input: Input): OrderKey[] {
   const { reader } = context;
-  const related = relatedRows(context, relationship, alias);
   const keys: OrderKey[] = [];
   for (const [name, value] of reader.fields(input)) {
     if (reader.isNull(value)) continue;
@@ -86,8 +101,18 @@ function aggregateKeys(context: CompileContext, relationship: RelationshipModel,
   return keys;
 }
 
+/** The rows a SETOF-table computed field returns for the row under `parentAlias`, as the role may read them. */
+function computedRows(context: CompileContext, access: TableAccess, parentAlias: string, field: ComputedFieldModel): AggregatedRows {
+  invariant(field.returns.kind === 'table', 'an aggregated computed field returns rows');
+  const relatedAccess = tableAccessOf(context, field.returns.table);
+  const call = functionCall(context, { function: field.function, arguments: field.arguments, args: undefined, row: rowArgument(parentAlias, access.model.table) });
+  const alias = context.aliases.fresh();
+  const filter = permissionFilter(context, relatedAccess, alias);
+  return { access: relatedAccess, alias, from: `from ${call} as ${quoteIdent(alias)}${filter === null ? '' : ` where ${filter}`}` };
+}
+
 /** `from <related table> where <join> and <role's filter>`, under a fresh alias. */
-function relatedRows(context: CompileContext, relationship: RelationshipModel, parentAlias: string) {
+function relatedRows(context: CompileContext, relationship: RelationshipModel, parentAlias: string): AggregatedRows {
   const relatedAccess = tableAccessOf(context, relationship.target);
   const alias = context.aliases.fresh();
   const conditions = [joinCondition(relationship, parentAlias, alias)];

@@ -27,7 +27,8 @@ export interface RowSet {
   offset: number | null;
 }
 
-export function rowSet(context: CompileContext, access: TableAccess, field: CollectedField, join?: (alias: string) => string, source?: string): RowSet {
+/** `capped` false leaves out the permission's limit, for the caller to apply elsewhere (compileAggregate). */
+export function rowSet(context: CompileContext, access: TableAccess, field: CollectedField, join?: (alias: string) => string, source?: string, capped = true): RowSet {
   const { reader } = context;
   const alias = context.aliases.fresh();
   const args = argumentsOf(field);
@@ -51,7 +52,7 @@ export function rowSet(context: CompileContext, access: TableAccess, field: Coll
 
   const limitInput = args.get('limit');
   const requested = limitInput === undefined || reader.isNull(limitInput) ? null : rowCount(reader, limitInput);
-  const limit = cappedCount(requested, access.limit);
+  const limit = cappedCount(requested, capped ? access.limit : null);
 
   const offsetInput = args.get('offset');
   const offset = offsetInput === undefined || reader.isNull(offsetInput) ? null : rowCount(reader, offsetInput);

@@ -31,15 +31,27 @@ export function compileList(context: CompileContext, access: TableAccess, field:
 
 /** `<t>_aggregate(...) { aggregate {...} nodes {...} }` as a JSON object. */
 export function compileAggregate(context: CompileContext, access: TableAccess, field: CollectedField, join?: Join, source?: string): string {
-  const rows = rowSet(context, access, field, join, source);
   const typeName = typeNames.aggregate(access.model.typeName);
-  const pairs = collectFields(context, typeName, subSelections(field), field.path).map((sub): [string, string] => {
+  const selections = collectFields(context, typeName, subSelections(field), field.path);
+  // As Hasura (its PermissionLimitSubQuery): with aggregates asked, the permission's limit
+  // caps the nodes returned, not the rows aggregated, which are every row the filter allows.
+  const nodesCapped = access.limit !== null && selections.some((sub) => sub.name === 'aggregate');
+  const rows = rowSet(context, access, field, join, source, !nodesCapped);
+  const pairs = selections.map((sub): [string, string] => {
     if (sub.name === '__typename') return [sub.responseKey, nameLiteral(typeName)];
-    if (sub.name === 'nodes') return [sub.responseKey, `coalesce(json_agg(${rowObject(context, rows.access, rows.alias, sub)}${aggregateOrder(rows)}), '[]')`];
+    if (sub.name === 'nodes') return [sub.responseKey, nodesArray(context, rows, sub, nodesCapped)];
     invariant(sub.name === 'aggregate', `field ${sub.name} of ${typeName} is validated`);
     return [sub.responseKey, compileAggregateSelection(context, rows.access, rows.alias, sub)];
   });
   return `(select ${jsonObject(pairs)} ${renderRows(rows)})`;
+}
+
+/** The `nodes` of an aggregate field; the first `limit` of them when the permission's limit caps them. */
+function nodesArray(context: CompileContext, rows: RowSet, field: CollectedField, capped: boolean): string {
+  const row = rowObject(context, rows.access, rows.alias, field);
+  if (!capped) return `coalesce(json_agg(${row}${aggregateOrder(rows)}), '[]')`;
+  const cap = context.params.add({ kind: 'constant', value: rows.access.limit }, 'int4');
+  return `coalesce(to_json((array_agg(${row}${aggregateOrder(rows)}))[1:${cap}]), '[]')`;
 }
 
 /** `<t>_by_pk(<pk columns>) { ... }`: the row, or null. */
