@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { brotliCompressSync, deflateRawSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient, HttpRequestError, HttpTimeoutError } from '../../actors/remote-schema/http-client.js';
+import { HttpClient, HttpRequestError, HttpTimeoutError } from '../../src/http/undici-client.js';
 
 /** A server whose behaviour each test picks by path. */
 let server: Server;
@@ -32,6 +32,14 @@ function handle(request: IncomingMessage, response: ServerResponse, body: string
       return;
     case '/redirect':
       response.writeHead(302, { location: '/echo' }).end();
+      return;
+    case '/repeated':
+      response.writeHead(200, [['X-Two', 'a'], ['X-Two', 'b'], ['Set-Cookie', 'c=1']]).end();
+      return;
+    case '/slow-body':
+      response.writeHead(200, { 'content-length': '4' });
+      response.write('la');
+      setTimeout(() => response.end('te'), 2_000).unref();
       return;
     case '/slow':
       setTimeout(() => response.end('late'), 2_000).unref();
@@ -114,6 +122,19 @@ describe('HttpClient', () => {
     const response = await client.post(`${base}/redirect`, { body: '{}', timeoutMs: 5_000 });
     expect(response.status).toBe(302);
     expect(response.headers.location).toBe('/echo');
+  });
+
+  it('keeps the headers as written beside names lowercased, repeated ones joined', async () => {
+    const response = await client.post(`${base}/repeated`, { body: '', timeoutMs: 5_000 });
+    expect(response.rawHeaders).toEqual(expect.arrayContaining(['X-Two', 'a', 'X-Two', 'b', 'Set-Cookie', 'c=1']));
+    expect(response.headers['x-two']).toBe('a, b');
+    expect(response.headers['set-cookie']).toEqual(['c=1']);
+  });
+
+  it('counts the time limit over the whole call, the body included', async () => {
+    const started = performance.now();
+    await expect(client.post(`${base}/slow-body`, { body: '', timeoutMs: 200 })).rejects.toBeInstanceOf(HttpTimeoutError);
+    expect(performance.now() - started).toBeLessThan(1_500);
   });
 
   it('gives up after the timeout', async () => {
