@@ -34,12 +34,8 @@ function handle(request: IncomingMessage, response: ServerResponse): void {
       setTimeout(() => response.end('late'), 3_000).unref();
       return;
     case '/reset':
-      if (resetsLeft > 0) {
-        resetsLeft--;
-        request.socket.destroy();
-        return;
-      }
-      response.end('after reset');
+      if (resetsLeft-- > 0) request.socket.destroy();
+      else response.end('after reset');
       return;
     default:
       response.writeHead(404).end('no such path');
