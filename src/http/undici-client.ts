@@ -62,6 +62,8 @@ const TARGETS_KEPT = 1000;
 interface Target {
   origin: string;
   path: string;
+  /** Basic credentials from the URL's user and password, sent unless the call has its own Authorization (as Node's http did). */
+  authorization: string | null;
 }
 
 export class HttpClient {
@@ -81,7 +83,8 @@ export class HttpClient {
         reject(target);
         return;
       }
-      const options: Dispatcher.DispatchOptions = { origin: target.origin, path: target.path, method: 'POST', headers: call.headers, body: call.body, headersTimeout: 0, bodyTimeout: 0 };
+      const headers = target.authorization === null || hasAuthorization(call.headers) ? call.headers : { ...call.headers, authorization: target.authorization };
+      const options: Dispatcher.DispatchOptions = { origin: target.origin, path: target.path, method: 'POST', headers, body: call.body, headersTimeout: 0, bodyTimeout: 0 };
       this.#agent.dispatch(options, new CallHandler(call.timeoutMs, resolve, reject));
     });
   }
@@ -102,7 +105,8 @@ export class HttpClient {
       return new HttpRequestError('ERR_INVALID_URL', `invalid URL: ${url}`);
     }
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return new HttpRequestError('ERR_UNSUPPORTED_PROTOCOL', `unsupported protocol ${parsed.protocol} in ${url}`);
-    target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+    const credentials = parsed.username === '' && parsed.password === '' ? null : `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+    target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}`, authorization: credentials === null ? null : `Basic ${Buffer.from(credentials).toString('base64')}` };
     if (this.#targets.size >= TARGETS_KEPT) this.#targets.clear();
     this.#targets.set(url, target);
     return target;
@@ -181,6 +185,12 @@ function transportError(error: Error): HttpRequestError {
   const code = (error as NodeJS.ErrnoException).code ?? 'ERR_REQUEST';
   if (code === 'UND_ERR_SOCKET' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return new HttpRequestError('ECONNRESET', 'socket hang up');
   return new HttpRequestError(code, error.message);
+}
+
+function hasAuthorization(headers: Record<string, string> | undefined): boolean {
+  if (headers === undefined) return false;
+  for (const name in headers) if (name.toLowerCase() === 'authorization') return true;
+  return false;
 }
 
 function headerObject(raw: string[]): IncomingHttpHeaders {

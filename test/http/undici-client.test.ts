@@ -95,6 +95,14 @@ describe('HttpClient', () => {
     expect(request.headers['content-type']).toBe('application/json');
   });
 
+  it("sends a URL's user and password as Basic credentials, unless the call has its own", async () => {
+    const withCredentials = base.replace('http://', 'http://us%40er:p%3Ass@');
+    await client.post(`${withCredentials}/echo`, { body: '', timeoutMs: 5_000 });
+    expect(seen.at(-1)!.headers.authorization).toBe(`Basic ${Buffer.from('us@er:p:ss').toString('base64')}`);
+    await client.post(`${withCredentials}/echo`, { body: '', headers: { Authorization: 'Bearer own' }, timeoutMs: 5_000 });
+    expect(seen.at(-1)!.headers.authorization).toBe('Bearer own');
+  });
+
   it('sends bytes as they are', async () => {
     await client.post(`${base}/echo`, { body: new TextEncoder().encode('bytes'), timeoutMs: 5_000 });
     expect(seen.at(-1)!.body).toBe('bytes');
