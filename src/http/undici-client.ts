@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import { validateHeaderName, validateHeaderValue, type IncomingHttpHeaders } from 'node:http';
 import { Agent, type Dispatcher } from 'undici';
 import { decompress } from './decompress.js';
 
@@ -83,7 +83,13 @@ export class HttpClient {
         reject(target);
         return;
       }
-      const headers = target.authorization === null || hasAuthorization(call.headers) ? call.headers : { ...call.headers, authorization: target.authorization };
+      let headers: Record<string, string> | undefined;
+      try {
+        headers = outgoingHeaders(call.headers, target.authorization);
+      } catch (error) {
+        reject(new HttpRequestError((error as NodeJS.ErrnoException).code ?? 'ERR_INVALID_HEADER', (error as Error).message));
+        return;
+      }
       const options: Dispatcher.DispatchOptions = { origin: target.origin, path: target.path, method: 'POST', headers, body: call.body, headersTimeout: 0, bodyTimeout: 0 };
       this.#agent.dispatch(options, new CallHandler(call.timeoutMs, resolve, reject));
     });
@@ -187,10 +193,30 @@ function transportError(error: Error): HttpRequestError {
   return new HttpRequestError(code, error.message);
 }
 
-function hasAuthorization(headers: Record<string, string> | undefined): boolean {
-  if (headers === undefined) return false;
-  for (const name in headers) if (name.toLowerCase() === 'authorization') return true;
-  return false;
+/** Headers that frame or hold the connection: the client sets them from the body and its pool. */
+const CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect', 'content-length']);
+
+/**
+ * The call's headers checked as Node's http checks them (throwing its errors), without the
+ * connection ones, with the URL's credentials when the call has no Authorization. Checked
+ * here because undici, handed a header it refuses, also keeps a connection slot of the
+ * origin taken for good: a few such calls and every later call to that server waits.
+ */
+function outgoingHeaders(headers: Record<string, string> | undefined, authorization: string | null): Record<string, string> | undefined {
+  let dropped = false;
+  let authorized = false;
+  for (const name in headers) {
+    validateHeaderName(name);
+    validateHeaderValue(name, headers[name]);
+    const lower = name.toLowerCase();
+    if (CONNECTION_HEADERS.has(lower)) dropped = true;
+    else if (lower === 'authorization') authorized = true;
+  }
+  if (!dropped && (authorization === null || authorized)) return headers;
+  const out: Record<string, string> = {};
+  for (const name in headers) if (!CONNECTION_HEADERS.has(name.toLowerCase())) out[name] = headers[name]!;
+  if (authorization !== null && !authorized) out.authorization = authorization;
+  return out;
 }
 
 function headerObject(raw: string[]): IncomingHttpHeaders {

@@ -103,6 +103,25 @@ describe('HttpClient', () => {
     expect(seen.at(-1)!.headers.authorization).toBe('Bearer own');
   });
 
+  it("refuses a header Node's http refuses, in its words, and keeps serving the server afterwards", async () => {
+    const small = new HttpClient({ maxSockets: 1 });
+    try {
+      for (const headers of [{ 'x-bad': 'a\nb' }, { 'bad name': 'v' }, { 'x-bad': 'line\r\nbreak' }]) {
+        await expect(small.post(`${base}/echo`, { body: '', headers, timeoutMs: 1_000 })).rejects.toMatchObject({ name: 'HttpRequestError', code: expect.stringMatching(/^ERR_INVALID_(CHAR|HTTP_TOKEN)$/) });
+      }
+      expect((await small.post(`${base}/echo`, { body: 'after', timeoutMs: 1_000 })).status).toBe(201);
+    } finally {
+      small.close();
+    }
+  });
+
+  it('leaves the connection headers to the client', async () => {
+    const response = await client.post(`${base}/echo`, { body: 'framed', headers: { 'transfer-encoding': 'chunked', 'content-length': '99', upgrade: 'h2c', connection: 'upgrade', expect: '100-continue' }, timeoutMs: 5_000 });
+    expect(JSON.parse(response.body.toString())).toEqual({ body: 'framed' });
+    expect(seen.at(-1)!.headers).toMatchObject({ 'content-length': '6', connection: 'keep-alive' });
+    expect(seen.at(-1)!.headers.upgrade).toBeUndefined();
+  });
+
   it('sends bytes as they are', async () => {
     await client.post(`${base}/echo`, { body: new TextEncoder().encode('bytes'), timeoutMs: 5_000 });
     expect(seen.at(-1)!.body).toBe('bytes');
