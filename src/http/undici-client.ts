@@ -207,7 +207,7 @@ function outgoingHeaders(headers: Record<string, string> | undefined, authorizat
   let authorized = false;
   for (const name in headers) {
     validateHeaderName(name);
-    validateHeaderValue(name, headers[name]);
+    validateHeaderValue(name, headers[name]!);
     const lower = name.toLowerCase();
     if (CONNECTION_HEADERS.has(lower)) dropped = true;
     else if (lower === 'authorization') authorized = true;
