@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { LogicalReplicationService, PgoutputPlugin, type Pgoutput } from 'pg-logical-replication';
 import { Pool } from 'undici';
+import { createPool } from '../../../src/pg/pool.js';
 
 /**
  * The events limit (issue 16): pgoutput straight to webhooks, nothing durable in between.
@@ -16,8 +16,8 @@ const [databaseUrl, table, webhook, inFlight] = process.argv.slice(2);
 const PUBLICATION = `bench_limit_${table}`;
 const SLOT = `bench_limit_${table}`;
 
-const admin = new pg.Client({ connectionString: databaseUrl });
-await admin.connect();
+// The engine's pool helper, as handwritten.ts uses: a bare `pg` here would resolve to the peers' own copy.
+const admin = createPool(databaseUrl!, { max: 1, applicationName: 'bench-limit' });
 await admin.query(`create publication ${PUBLICATION} for table ${table}`);
 await admin.query(`select pg_create_logical_replication_slot($1, 'pgoutput')`, [SLOT]);
 await admin.end();
