@@ -1,6 +1,6 @@
 import { errors } from '../../src/errors/errors.js';
 import { USER_AGENT } from '../../src/version.js';
-import { HttpClient, HttpTimeoutError } from './http-client.js';
+import { HttpClient, HttpTimeoutError } from '../../src/http/undici-client.js';
 
 /** Sockets kept per remote host. */
 const MAX_SOCKETS = 256;

@@ -93,10 +93,11 @@ export const triggersActor: Actor = {
       announce: (kind, detail) => context.announce(kind, detail),
       log,
     });
+    const webhooks = new WebhookClient(config.eventsHttpPoolSize);
     const delivery = new DeliveryWorker({
       bus,
       eventLog,
-      webhooks: new WebhookClient(config.eventsHttpPoolSize),
+      webhooks,
       poolSize: config.eventsHttpPoolSize,
       clusterMaxInFlight: config.eventsClusterMaxInFlight,
       findTrigger: async (name) => {
@@ -168,6 +169,7 @@ export const triggersActor: Actor = {
         await capture.stop();
         eventLog.stop();
         await delivery.stop();
+        webhooks.close();
         await pool.end();
       },
     };

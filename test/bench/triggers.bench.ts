@@ -1,7 +1,11 @@
 /**
- * Event trigger benchmark (issue 8, "Performance"): commit-to-webhook latency at 100 and
- * 1,000 changes/s, and the sustained delivery rate to a fast local webhook, beside
- * Hasura's structural figures. Not a test: `npm run build && npx tsx
+ * Event trigger benchmark (issues 8 and 16): commit-to-webhook latency at 100 and 1,000
+ * changes/s, and the sustained delivery rate to a fast local webhook, beside Hasura's
+ * structural figures and against the no-log limit (peers/pgoutput-webhooks.ts: pgoutput
+ * straight to webhooks, nothing durable in between, in a process of its own) measured in
+ * the same run: the sustained part alternates the engine and the limit, each on a table of
+ * its own, BENCH_TRIGGERS_ROUNDS times (default 2), and each figure is the median of its
+ * rounds. Issue 16's targets are printed beside the figures. Not a test: `npm run build && npx tsx
  * test/bench/triggers.bench.ts` runs it alone (the engine runs from its build); `npm run
  * bench` runs it after the others.
  *
@@ -10,24 +14,25 @@
  * (wal_level=logical, data in .data/bench-triggers-pg) and the NATS at
  * SERVICE_GRAPHQL_NATS_URL (default 127.0.0.1:4222, started by the engine from PATH if
  * nothing answers). Settings: BENCH_TRIGGERS_PG_PORT (default 5443),
- * BENCH_TRIGGERS_CHANGES (sustained part, default 30000), SERVICE_GRAPHQL_EVENTS_HTTP_POOL_SIZE,
+ * BENCH_TRIGGERS_CHANGES (sustained part, per round and target, default 30000), SERVICE_GRAPHQL_EVENTS_HTTP_POOL_SIZE,
  * BENCH_ENGINE_NODE_ARGS (extra node flags for the engine, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { cpuSeconds, createBenchDatabase, runAloneIfMain, startBenchEngine, type Target } from './harness.js';
+import { cpuSeconds, createBenchDatabase, median, runAloneIfMain, startBenchEngine, startTarget, type Target } from './harness.js';
 
 const ENGINE_PORT = 5570;
 /** USER_HZ, the unit of /proc/<pid>/stat times: 100 on Linux. */
 const CHANGES = Number(process.env.BENCH_TRIGGERS_CHANGES ?? 30_000);
 const POOL = process.env.SERVICE_GRAPHQL_EVENTS_HTTP_POOL_SIZE ?? '100';
+const ROUNDS = Number(process.env.BENCH_TRIGGERS_ROUNDS ?? 2);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const TRIGGERS_BENCH_TITLE = `event triggers (one engine process, pool ${POOL}), beside Hasura v2's structural figures`;
-export const TRIGGERS_BENCH_HEADER = ['measure', 'this engine', 'Hasura v2 (structural)'];
+export const TRIGGERS_BENCH_HEADER = ['measure', 'this engine', 'target (issue 16)', 'Hasura v2 (structural)'];
 
 /** A fast local webhook that notes when each row's first event arrived. */
 class BenchWebhook {
@@ -69,9 +74,13 @@ export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NAT
   const { url: databaseUrl, pool: db } = database;
   const hook = new BenchWebhook();
   const webhook = await hook.listen();
+  const limitHook = new BenchWebhook();
+  const limitWebhook = await limitHook.listen();
   let engine: Target | null = null;
+  let limit: Target | null = null;
   try {
     await db.query('create table change (id int primary key, v text)');
+    await db.query('create table change_direct (id int primary key, v text)');
     engine = await startBenchEngine({ databaseUrl, natsUrl, port: ENGINE_PORT, prefix: `bencht${randomBytes(3).toString('hex')}`, env: { SERVICE_GRAPHQL_EVENTS_HTTP_POOL_SIZE: POOL } });
     const engineUrl = engine.url;
     const query = async (body: unknown) => {
@@ -80,6 +89,8 @@ export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NAT
     };
     await query({ type: 'track_table', args: { table: 'change' } });
     await query({ type: 'create_event_trigger', args: { name: 'change_insert', table: 'change', webhook, insert: { columns: '*' } } });
+
+    limit = await startTarget(process.execPath, ['--import', 'tsx', 'test/bench/peers/pgoutput-webhooks.ts', databaseUrl, 'change_direct', limitWebhook, POOL], {}, /listening/, () => limitWebhook);
 
     let nextId = 1;
     /** Single-row transactions at `rate` per second for `seconds`; latency = webhook receipt - commit start. */
@@ -103,24 +114,26 @@ export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NAT
       const pick = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
       return { p50: pick(0.5), p99: pick(0.99), lost: total - latencies.length };
     };
-    const enginePid = engine.child.pid!;
-    /** `count` rows committed in transactions of 500 as fast as PostgreSQL takes them; rate = delivered / (last delivery - first commit). */
-    const sustained = async (count: number): Promise<{ perSecond: number; lost: number; insertSeconds: number; cpuMsPerEvent: number | null }> => {
+    /**
+     * `count` rows committed into `table` in transactions of 500 as fast as PostgreSQL takes
+     * them; rate = delivered / (last delivery - first commit); CPU of the delivering process.
+     */
+    const sustained = async (count: number, table: string, receiver: BenchWebhook, pid: number): Promise<Sustained> => {
       const first = nextId;
-      const cpuBefore = await cpuSeconds(enginePid);
+      const cpuBefore = await cpuSeconds(pid);
       const started = performance.now();
       for (let offset = 0; offset < count; offset += 500) {
-        await db.query('insert into change select g, $3 from generate_series($1::int, $2::int) g', [first + offset, first + Math.min(offset + 500, count) - 1, 'y']);
+        await db.query(`insert into ${table} select g, $3 from generate_series($1::int, $2::int) g`, [first + offset, first + Math.min(offset + 500, count) - 1, 'y']);
       }
       const insertSeconds = (performance.now() - started) / 1000;
       nextId += count;
       const deadline = performance.now() + 120_000;
       const ids = Array.from({ length: count }, (_, i) => first + i);
-      while (ids.some((id) => !hook.received.has(id)) && performance.now() < deadline) await sleep(100);
-      const times = ids.filter((id) => hook.received.has(id)).map((id) => hook.received.get(id)!);
+      while (ids.some((id) => !receiver.received.has(id)) && performance.now() < deadline) await sleep(100);
+      const times = ids.filter((id) => receiver.received.has(id)).map((id) => receiver.received.get(id)!);
       // A loop, not Math.max(...times): spreading 100,000s of arguments overflows the stack.
       const span = (times.reduce((latest, at) => Math.max(latest, at), started) - started) / 1000;
-      const cpuAfter = await cpuSeconds(enginePid);
+      const cpuAfter = await cpuSeconds(pid);
       const cpuMsPerEvent = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1000) / times.length;
       return { perSecond: times.length / span, lost: count - times.length, insertSeconds, cpuMsPerEvent };
     };
@@ -128,23 +141,56 @@ export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NAT
     await paced(50, 2); // warm-up: connections, JIT, consumer
     const at100 = await paced(100, 10);
     const at1000 = await paced(1000, 10);
-    const bulk = await sustained(CHANGES);
+    const runs: [string, string, BenchWebhook, number][] = [
+      ['engine', 'change', hook, engine.child.pid!],
+      ['limit', 'change_direct', limitHook, limit.child.pid!],
+    ];
+    const rounds = new Map<string, Sustained[]>(runs.map(([name]) => [name, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, table, receiver, pid] of round % 2 === 0 ? runs : [...runs].reverse()) rounds.get(name)!.push(await sustained(CHANGES, table, receiver, pid));
+    }
+    const bulk = medianSustained(rounds.get('engine')!);
+    const direct = medianSustained(rounds.get('limit')!);
     const ms = (value: number) => `${value.toFixed(1)} ms`;
+    const cpu = (value: number | null) => (value === null ? 'n/a' : `${value.toFixed(3)} ms`);
+    const share = bulk.perSecond / direct.perSecond;
     return [
-      ['commit-to-webhook p50 at 100 changes/s', ms(at100.p50), 'up to 1 s poll interval when idle (~0.5 s mean)'],
-      ['commit-to-webhook p99 at 100 changes/s', ms(at100.p99), '~1 s'],
-      ['commit-to-webhook p50 at 1,000 changes/s', ms(at1000.p50), 'batches of 100 per fetch, 1 s poll'],
-      ['commit-to-webhook p99 at 1,000 changes/s', ms(at1000.p99), '~1 s+'],
-      [`sustained delivered events/s (${CHANGES.toLocaleString('en')} changes)`, bulk.perSecond.toFixed(0), '≤ 100 events per fetch cycle per instance (pool 100)'],
-      ['engine CPU per delivered event (sustained part)', bulk.cpuMsPerEvent === null ? 'n/a' : `${bulk.cpuMsPerEvent.toFixed(3)} ms`, '-'],
-      ['events lost', String(at100.lost + at1000.lost + bulk.lost), '-'],
-      [`(${CHANGES.toLocaleString('en')} rows committed in ${bulk.insertSeconds.toFixed(1)} s; over the whole run ${hook.total} webhook requests for ${nextId - 1} changes)`, '', ''],
+      ['commit-to-webhook p50 at 100 changes/s', ms(at100.p50), '<= 5 ms', 'up to 1 s poll interval when idle (~0.5 s mean)'],
+      ['commit-to-webhook p99 at 100 changes/s', ms(at100.p99), '<= 25 ms', '~1 s'],
+      ['commit-to-webhook p50 at 1,000 changes/s', ms(at1000.p50), '-', 'batches of 100 per fetch, 1 s poll'],
+      ['commit-to-webhook p99 at 1,000 changes/s', ms(at1000.p99), '-', '~1 s+'],
+      [`sustained delivered events/s (${CHANGES.toLocaleString('en')} changes, median of ${ROUNDS})`, bulk.perSecond.toFixed(0), '-', '≤ 100 events per fetch cycle per instance (pool 100)'],
+      ['no-log limit events/s (pgoutput straight to webhooks, same run)', direct.perSecond.toFixed(0), '-', '-'],
+      ['engine / no-log limit events/s', `${(share * 100).toFixed(0)}%`, '>= 75%', '-'],
+      ['CPU per delivered event: engine / limit (sustained part)', `${cpu(bulk.cpuMsPerEvent)} / ${cpu(direct.cpuMsPerEvent)}`, '-', '-'],
+      ['events lost (engine; limit)', `${at100.lost + at1000.lost + bulk.lost}; ${direct.lost}`, '0', '-'],
+      [`(${CHANGES.toLocaleString('en')} rows committed per round in ${bulk.insertSeconds.toFixed(1)} s; over the whole run ${hook.total} webhook requests for the engine's ${hook.received.size} changes)`, '', '', ''],
     ];
   } finally {
+    await limit?.stop();
     await engine?.stop();
     await database.close();
     await hook.close();
+    await limitHook.close();
   }
+}
+
+interface Sustained {
+  perSecond: number;
+  lost: number;
+  insertSeconds: number;
+  cpuMsPerEvent: number | null;
+}
+
+/** Medians of the rounds; losses summed. */
+function medianSustained(list: Sustained[]): Sustained {
+  const cpu = list.map((item) => item.cpuMsPerEvent).filter((value): value is number => value !== null);
+  return {
+    perSecond: median(list.map((item) => item.perSecond)),
+    lost: list.reduce((sum, item) => sum + item.lost, 0),
+    insertSeconds: median(list.map((item) => item.insertSeconds)),
+    cpuMsPerEvent: cpu.length === 0 ? null : median(cpu),
+  };
 }
 
 await runAloneIfMain(import.meta.url, TRIGGERS_BENCH_TITLE, TRIGGERS_BENCH_HEADER, () => runTriggersBench());

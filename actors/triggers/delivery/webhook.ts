@@ -1,6 +1,4 @@
-import { Agent as HttpAgent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
-import got, { type Got } from 'got';
+import { HttpClient, HttpRequestError, HttpTimeoutError } from '../../../src/http/undici-client.js';
 import { USER_AGENT } from '../../../src/version.js';
 import type { Trigger } from '../trigger-set.js';
 import { traceHeaders } from '../../../src/tracing/propagation.js';
@@ -18,73 +16,74 @@ export interface AttemptResult {
   ms: number;
 }
 
+/** Codes of a connection that broke before any answer: the one transport hiccup tried again at once. */
+const BROKEN_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
+
 /**
- * Calls webhooks with `got`: POST, the trigger's headers then the default ones (which
- * win on a name clash), `timeout_sec` for the whole request, no redirects and no retries
- * but the transport one below (retrying is the event log's job). Sockets are pooled per instance, at most
- * `poolSize` per host, matching the in-flight cap.
+ * Calls webhooks with the engine's undici client (src/http/undici-client.ts): POST, the
+ * trigger's headers then the default ones (which win on a name clash), `timeout_sec` for
+ * the whole request, no redirects and no retries but the transport one below (retrying is
+ * the event log's job). Keep-alive sockets are pooled per origin, at most `poolSize` each,
+ * matching the in-flight cap.
  */
 export class WebhookClient {
-  readonly #got: Got;
-  /** One `got` instance per trigger, its headers and timeout merged once: got's per-call option merging is a large part of a call's CPU. */
-  readonly #perTrigger = new WeakMap<Trigger, Got>();
+  readonly #http: HttpClient;
+  /** Each trigger's request headers, built once: a call only adds its trace headers. */
+  readonly #headers = new WeakMap<Trigger, Record<string, string>>();
 
   constructor(poolSize: number) {
-    this.#got = got.extend({
-      agent: { http: new HttpAgent({ keepAlive: true, maxSockets: poolSize }), https: new HttpsAgent({ keepAlive: true, maxSockets: poolSize }) },
-      // One immediate second try when the connection breaks before an answer: a server
-      // closing an idle keep-alive socket as our request goes out ("socket hang up") is
-      // routine (Node closes them after 5 s, sooner than that when its loop lags). It is a
-      // transport hiccup, not an attempt of retry_conf; the webhook may see the request
-      // twice, which at-least-once delivery allows. Timeouts and HTTP statuses are not retried.
-      retry: {
-        limit: 1,
-        methods: ['POST'],
-        statusCodes: [],
-        errorCodes: ['ECONNRESET', 'EPIPE'],
-        calculateDelay: ({ computedValue }) => (computedValue === 0 ? 0 : 1),
-      },
-      throwHttpErrors: false,
-      followRedirect: false,
-      decompress: true,
-    });
+    this.#http = new HttpClient({ maxSockets: poolSize });
   }
 
-  #clientFor(trigger: Trigger): Got {
-    let client = this.#perTrigger.get(trigger);
-    if (client === undefined) {
-      const headers: Record<string, string> = {};
+  #headersOf(trigger: Trigger): Record<string, string> {
+    let headers = this.#headers.get(trigger);
+    if (headers === undefined) {
+      headers = {};
       for (const header of trigger.headers) headers[header.name.toLowerCase()] = header.value;
       headers['content-type'] = 'application/json';
       headers['user-agent'] = USER_AGENT;
-      client = this.#got.extend({ headers, timeout: { request: trigger.retry.timeout_sec * 1000 } });
-      this.#perTrigger.set(trigger, client);
+      headers['accept-encoding'] = 'gzip, deflate, br';
+      this.#headers.set(trigger, headers);
     }
-    return client;
+    return headers;
   }
 
   async post(trigger: Trigger, url: string, body: Buffer, trace?: TraceContext): Promise<AttemptResult> {
     const started = performance.now();
+    const headers = this.#headersOf(trigger);
+    const call = { body, headers: trace === undefined ? headers : { ...headers, ...traceHeaders(trace) }, timeoutMs: trigger.retry.timeout_sec * 1000 };
     try {
-      const response = await this.#clientFor(trigger).post(url, trace === undefined ? { body } : { body, headers: traceHeaders(trace) });
+      const response = await this.#http.post(url, call).catch((error: unknown) => {
+        // One immediate second try when the connection breaks before an answer: a server
+        // closing an idle keep-alive socket as our request goes out is routine. It is a
+        // transport hiccup, not an attempt of retry_conf; the webhook may see the request
+        // twice, which at-least-once delivery allows. Timeouts and HTTP statuses are not retried.
+        if (error instanceof HttpRequestError && BROKEN_CONNECTION.has(error.code)) return this.#http.post(url, call);
+        throw error;
+      });
       const ms = performance.now() - started;
-      const success = response.statusCode >= 200 && response.statusCode < 300;
-      const text = response.body;
+      const success = response.status >= 200 && response.status < 300;
+      const text = response.body.toString();
       return {
         success,
-        status: response.statusCode,
+        status: response.status,
         response: success
-          ? { type: 'webhook_response', data: { body: text, headers: responseHeaders(response.rawHeaders), status: response.statusCode }, version: '2' }
+          ? { type: 'webhook_response', data: { body: text, headers: responseHeaders(response.rawHeaders), status: response.status }, version: '2' }
           : { type: 'client_error', data: { message: text }, version: '2' },
         retryAfter: positiveSeconds(response.headers['retry-after']),
         ms,
       };
     } catch (error) {
       const ms = performance.now() - started;
-      const timedOut = (error as { name?: string }).name === 'TimeoutError';
+      const timedOut = error instanceof HttpTimeoutError;
       const message = timedOut ? `request timed out after ${trigger.retry.timeout_sec} s` : String((error as Error).message ?? error);
       return { success: false, status: timedOut ? 500 : null, response: { type: 'client_error', data: { message }, version: '2' }, retryAfter: null, ms };
     }
+  }
+
+  /** Closes the idle sockets; calls in flight finish. */
+  close(): void {
+    this.#http.close();
   }
 }
 

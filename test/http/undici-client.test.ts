@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { brotliCompressSync, deflateRawSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient, HttpRequestError, HttpTimeoutError } from '../../actors/remote-schema/http-client.js';
+import { HttpClient, HttpRequestError, HttpTimeoutError } from '../../src/http/undici-client.js';
 
 /** A server whose behaviour each test picks by path. */
 let server: Server;
@@ -32,6 +32,14 @@ function handle(request: IncomingMessage, response: ServerResponse, body: string
       return;
     case '/redirect':
       response.writeHead(302, { location: '/echo' }).end();
+      return;
+    case '/repeated':
+      response.writeHead(200, [['X-Two', 'a'], ['X-Two', 'b'], ['Set-Cookie', 'c=1']]).end();
+      return;
+    case '/slow-body':
+      response.writeHead(200, { 'content-length': '4' });
+      response.write('la');
+      setTimeout(() => response.end('te'), 2_000).unref();
       return;
     case '/slow':
       setTimeout(() => response.end('late'), 2_000).unref();
@@ -87,6 +95,34 @@ describe('HttpClient', () => {
     expect(request.headers['content-type']).toBe('application/json');
   });
 
+  it("sends a URL's user and password as Basic credentials, unless the call has its own", async () => {
+    const withCredentials = base.replace('http://', 'http://us%40er:p%3Ass@');
+    await client.post(`${withCredentials}/echo`, { body: '', timeoutMs: 5_000 });
+    expect(seen.at(-1)!.headers.authorization).toBe(`Basic ${Buffer.from('us@er:p:ss').toString('base64')}`);
+    await client.post(`${withCredentials}/echo`, { body: '', headers: { Authorization: 'Bearer own' }, timeoutMs: 5_000 });
+    expect(seen.at(-1)!.headers.authorization).toBe('Bearer own');
+  });
+
+  it("refuses a header Node's http refuses, in its words, and keeps serving the server afterwards", async () => {
+    const small = new HttpClient({ maxSockets: 1 });
+    try {
+      const refused: Record<string, string>[] = [{ 'x-bad': 'a\nb' }, { 'bad name': 'v' }, { 'x-bad': 'line\r\nbreak' }];
+      for (const headers of refused) {
+        await expect(small.post(`${base}/echo`, { body: '', headers, timeoutMs: 1_000 })).rejects.toMatchObject({ name: 'HttpRequestError', code: expect.stringMatching(/^ERR_INVALID_(CHAR|HTTP_TOKEN)$/) });
+      }
+      expect((await small.post(`${base}/echo`, { body: 'after', timeoutMs: 1_000 })).status).toBe(201);
+    } finally {
+      small.close();
+    }
+  });
+
+  it('leaves the connection headers to the client', async () => {
+    const response = await client.post(`${base}/echo`, { body: 'framed', headers: { 'transfer-encoding': 'chunked', 'content-length': '99', upgrade: 'h2c', connection: 'upgrade', expect: '100-continue' }, timeoutMs: 5_000 });
+    expect(JSON.parse(response.body.toString())).toEqual({ body: 'framed' });
+    expect(seen.at(-1)!.headers).toMatchObject({ 'content-length': '6', connection: 'keep-alive' });
+    expect(seen.at(-1)!.headers.upgrade).toBeUndefined();
+  });
+
   it('sends bytes as they are', async () => {
     await client.post(`${base}/echo`, { body: new TextEncoder().encode('bytes'), timeoutMs: 5_000 });
     expect(seen.at(-1)!.body).toBe('bytes');
@@ -114,6 +150,19 @@ describe('HttpClient', () => {
     const response = await client.post(`${base}/redirect`, { body: '{}', timeoutMs: 5_000 });
     expect(response.status).toBe(302);
     expect(response.headers.location).toBe('/echo');
+  });
+
+  it('keeps the headers as written beside names lowercased, repeated ones joined', async () => {
+    const response = await client.post(`${base}/repeated`, { body: '', timeoutMs: 5_000 });
+    expect(response.rawHeaders).toEqual(expect.arrayContaining(['X-Two', 'a', 'X-Two', 'b', 'Set-Cookie', 'c=1']));
+    expect(response.headers['x-two']).toBe('a, b');
+    expect(response.headers['set-cookie']).toEqual(['c=1']);
+  });
+
+  it('counts the time limit over the whole call, the body included', async () => {
+    const started = performance.now();
+    await expect(client.post(`${base}/slow-body`, { body: '', timeoutMs: 200 })).rejects.toBeInstanceOf(HttpTimeoutError);
+    expect(performance.now() - started).toBeLessThan(1_500);
   });
 
   it('gives up after the timeout', async () => {
