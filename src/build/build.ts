@@ -23,6 +23,8 @@ const lockfile = join(root, 'package-lock.json');
 const consoleDir = join(root, 'src', 'console');
 /** `--always` (npm run build): build both parts whatever changed. */
 const always = process.argv.includes('--always');
+/** `--only=console` (the browser tests): build that part alone. */
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 
 const PARTS: Part[] = [
   {
@@ -52,7 +54,7 @@ function newest(path: string, skip: string[]): number {
   return latest;
 }
 
-for (const part of PARTS) {
+for (const part of PARTS.filter((candidate) => only === undefined || candidate.name === only)) {
   const built = statSync(part.stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
   const changed = Math.max(...part.sources.map((source) => newest(source, part.skip)));
   if (!always && changed < built) continue;
