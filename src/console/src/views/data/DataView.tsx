@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { EngineClient } from '../../api/client';
-import { tableKey, tablesOf, type Metadata } from '../../api/metadata';
+import { tableKey, tablesOf, type Metadata, type QualifiedName } from '../../api/metadata';
 import { Link } from '../../components/router';
 import { attempt, Status } from '../../components/Status';
 import { useAsync } from '../../components/useAsync';
@@ -18,8 +18,9 @@ function TableList({ client }: { client: EngineClient }) {
   const state = useAsync(async () => ({ tables: await listTables(client), metadata: await client.query<Metadata>('export_metadata', {}) }), [client]);
   const [outcome, setOutcome] = useState<{ error?: string; message?: string }>({});
   const tracked = new Set(state.value === undefined ? [] : tablesOf(state.value.metadata).map((entry) => tableKey(entry.table)));
-  const track = (table: { schema: string; name: string }, on: boolean): void => {
-    const action = on ? client.query('track_table', { table }) : client.query('untrack_table', { table, cascade: true });
+  const track = ({ schema, name }: QualifiedName, on: boolean): void => {
+    const table = { schema, name };
+    const action = on ? client.query('track_table', table) : client.query('untrack_table', { table, cascade: true });
     void attempt(() => action, setOutcome, `${on ? 'Tracked' : 'Untracked'} ${tableKey(table)}`).then(state.reload);
   };
   return (
