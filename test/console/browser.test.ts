@@ -142,6 +142,10 @@ describe('the console in a browser', () => {
       .toContain('200');
     expect(await page.getByRole('table', { name: 'Recent events' }).innerText()).toContain('delivered');
     await ui.screenshot('06-events');
+    const eventId = hook.received[0]!.body.id as string;
+    await page.getByRole('button', { name: `Redeliver event ${eventId}` }).click();
+    await page.getByText(`Redelivering ${eventId}`).waitFor();
+    expect((await hook.waitFor(2)).map((request) => request.body.id)).toEqual([eventId, eventId]);
   });
 
   it('shows both engine instances in the Cluster view, live from the monitor stream', async () => {

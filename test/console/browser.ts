@@ -24,6 +24,7 @@ export interface ConsoleBrowser {
  */
 export async function openBrowser(): Promise<ConsoleBrowser> {
   ensureDebianPackage({ name: 'chromium', installs: CHROMIUM });
+  rmSync(SCREENSHOTS, { recursive: true, force: true });
   mkdirSync(SCREENSHOTS, { recursive: true });
   const profile = mkdtempSync(join(tmpdir(), 'console-chromium-'));
   // A fresh profile each run (Playwright passes it as --user-data-dir).

@@ -1,7 +1,7 @@
 import { explorerPlugin } from '@graphiql/plugin-explorer';
 import '@graphiql/plugin-explorer/style.css';
 import { createGraphiQLFetcher } from '@graphiql/toolkit';
-import { GraphiQL } from 'graphiql';
+import { GraphiQL, HISTORY_PLUGIN } from 'graphiql';
 import 'graphiql/setup-workers/vite';
 import 'graphiql/style.css';
 import { useMemo } from 'react';
@@ -10,7 +10,8 @@ import { credentialHeaders } from '../api/credentials';
 import { rolesOf, type Metadata } from '../api/metadata';
 import { useAsync } from '../components/useAsync';
 
-const explorer = explorerPlugin();
+/** History first (GraphiQL's default), then the explorer that builds queries by ticking fields. */
+const PLUGINS = [HISTORY_PLUGIN, explorerPlugin()];
 
 /**
  * GraphiQL against /v1/graphql as the chosen role: queries and mutations over HTTP,
@@ -42,7 +43,7 @@ export function ApiView({ client, onRole }: { client: EngineClient; onRole: (rol
         <span className="hint">The schema below is the one this role sees.</span>
       </div>
       <div className="graphiql-host">
-        <GraphiQL key={credentials.role} fetcher={fetcher} plugins={[explorer]} initialQuery={initialQuery} shouldPersistHeaders={false} />
+        <GraphiQL key={credentials.role} fetcher={fetcher} plugins={PLUGINS} initialQuery={initialQuery} shouldPersistHeaders={false} />
       </div>
     </div>
   );

@@ -61,7 +61,7 @@ export function PermissionEditor({ client, table, role, kind, columns, existing,
     if (parts.columns) permission.columns = chosen;
     for (const text of texts) permission[text.part] = JSON.parse(text.value) as unknown;
     if (parts.select && limit.trim() !== '') permission.limit = Number(limit);
-    if (parts.select) permission.allow_aggregations = aggregations;
+    if (parts.select && aggregations) permission.allow_aggregations = true;
     const create = { type: `create_${kind}_permission`, args: { table, role, permission } };
     const steps = existing === undefined ? [create] : [{ type: `drop_${kind}_permission`, args: { table, role } }, create];
     void attempt(() => client.query('bulk', steps), setOutcome, `Saved the ${kind} permission of ${role}`).then((ok) => ok && onSaved());
