@@ -14,7 +14,7 @@ let hook: Webhook;
 let ui: ConsoleBrowser;
 
 beforeAll(async () => {
-  ensureConsoleBuilt();
+  await ensureConsoleBuilt();
   db = await createTestDatabase();
   await db.sql(`
     create table author (id serial primary key, name text not null);
@@ -118,6 +118,20 @@ describe('the console in a browser', () => {
     expect(exported.sources[0].tables.map((t: any) => t.table.name)).toEqual(['article', 'author']);
     await page.getByText('The metadata is consistent.').waitFor();
     await ui.screenshot('05-metadata');
+  });
+
+  it('imports metadata after showing what it changes', async () => {
+    const { page } = ui;
+    const next = await metadata();
+    next.sources[0].tables.find((t: any) => t.table.name === 'author').select_permissions = [{ role: 'reader', permission: { columns: ['name'], filter: {} } }];
+    await page.getByLabel('Import metadata (JSON file)').setInputFiles({ name: 'next.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(next)) });
+    const changes = page.getByRole('region', { name: 'Replacing with next.json' });
+    await changes.waitFor();
+    expect((await changes.getByRole('listitem').allInnerTexts()).map((line) => line.trim())).toEqual(['changed table public.author']);
+    await ui.screenshot('05b-metadata-import-preview');
+    await page.getByRole('button', { name: 'Replace metadata' }).click();
+    await page.getByText('Replaced the metadata with next.json').waitFor();
+    expect((await tableOf('author')).select_permissions).toEqual([{ role: 'reader', permission: { columns: ['name'], filter: {} } }]);
   });
 
   it('adds an event trigger and shows the invocation after a row change', async () => {

@@ -41,9 +41,8 @@ export async function openBrowser(): Promise<ConsoleBrowser> {
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   // A violation is logged as a console error too; this catches one the browser only reports as an event.
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));
-  });
+  // Page code as text: it runs in the browser, which the tests' Node types know nothing of.
+  await page.addInitScript({ content: "document.addEventListener('securitypolicyviolation', (event) => console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI));" });
   return {
     context,
     page,

@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { splitServerSentEvents } from '../../src/console/src/api/server-sent-events.js';
 import type { Heartbeat } from '../../src/monitor/messages.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { http, startTestEngine, type TestEngine } from '../harness/engine.js';
@@ -12,7 +13,7 @@ let disabled: TestEngine;
 let devMode: TestEngine;
 
 beforeAll(async () => {
-  ensureConsoleBuilt();
+  await ensureConsoleBuilt();
   db = await createTestDatabase();
   enabled = await startTestEngine({ databaseUrl: db.url, env: { SERVICE_GRAPHQL_ADMIN_SECRET: SECRET, SERVICE_GRAPHQL_ENABLE_CONSOLE: 'true', SERVICE_GRAPHQL_HEARTBEAT_MS: '300', SERVICE_GRAPHQL_ACTORS: 'edge,auth,schema' } });
   disabled = await startTestEngine({ databaseUrl: db.url, env: { SERVICE_GRAPHQL_ADMIN_SECRET: SECRET, SERVICE_GRAPHQL_ACTORS: 'edge,auth,schema' } });
@@ -115,15 +116,9 @@ async function readStream(url: string, headers: Record<string, string>, enough: 
     while (!enough(events)) {
       const { value, done } = await reader.read();
       if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) !== -1) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const event = /^event: (.*)$/m.exec(block)?.[1];
-        const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (event !== undefined && data !== undefined) events.push({ event, data: JSON.parse(data) });
-      }
+      const split = splitServerSentEvents(buffer + decoder.decode(value, { stream: true }));
+      buffer = split.rest;
+      events.push(...split.events.map(({ event, data }) => ({ event, data: JSON.parse(data) })));
     }
   } finally {
     clearTimeout(deadline);

@@ -1,5 +1,6 @@
 import type { Heartbeat, MonitorEvent } from '../../../monitor/messages';
 import { credentialHeaders, type Credentials } from './credentials';
+import { splitServerSentEvents } from './server-sent-events';
 
 export type MonitorMessage = { event: 'heartbeat'; data: Heartbeat } | { event: 'monitor'; data: MonitorEvent };
 
@@ -18,14 +19,10 @@ export async function readMonitorStream(credentials: Credentials, signal: AbortS
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) !== -1) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const event = /^event: (.*)$/m.exec(block)?.[1];
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if ((event === 'heartbeat' || event === 'monitor') && data !== undefined) onMessage({ event, data: JSON.parse(data) } as MonitorMessage);
+    const { events, rest } = splitServerSentEvents(buffer + value);
+    buffer = rest;
+    for (const { event, data } of events) {
+      if (event === 'heartbeat' || event === 'monitor') onMessage({ event, data: JSON.parse(data) } as MonitorMessage);
     }
   }
 }

@@ -1,12 +1,19 @@
+import { useState } from 'react';
+
+export interface Outcome {
+  error?: string;
+  message?: string;
+}
+
 /** An operation's outcome, announced to screen readers as it changes. */
-export function Status({ error, message }: { error?: string | undefined; message?: string | undefined }) {
+export function Status({ error, message }: Outcome) {
   if (error !== undefined) return <p className="status error" role="alert">{error}</p>;
   if (message !== undefined) return <p className="status ok" role="status">{message}</p>;
   return null;
 }
 
 /** Runs an action and reports it: the message on success, the error's text on failure. */
-export async function attempt(action: () => Promise<unknown>, report: (outcome: { error?: string; message?: string }) => void, success: string): Promise<boolean> {
+export async function attempt(action: () => Promise<unknown>, report: (outcome: Outcome) => void, success: string): Promise<boolean> {
   try {
     await action();
     report({ message: success });
@@ -15,4 +22,11 @@ export async function attempt(action: () => Promise<unknown>, report: (outcome: 
     report({ error: failure instanceof Error ? failure.message : String(failure) });
     return false;
   }
+}
+
+/** A view's last outcome, and `run`: an action that reloads the view when it succeeds. */
+export function useOutcome(reload: () => void) {
+  const [outcome, setOutcome] = useState<Outcome>({});
+  const run = (action: () => Promise<unknown>, success: string): void => void attempt(action, setOutcome, success).then((ok) => ok && reload());
+  return { outcome, setOutcome, run };
 }

@@ -4,6 +4,7 @@ import { summarize, summarizedGauge } from '../../../monitor/summary';
 import type { EngineClient } from '../api/client';
 import { readMonitorStream } from '../api/monitor-stream';
 import { Status } from '../components/Status';
+import { DataTable } from '../components/DataTable';
 
 /** Notable events kept on screen. */
 const RECENT_EVENTS = 20;
@@ -51,20 +52,7 @@ export function ClusterView({ client }: { client: EngineClient }) {
           </div>
         ))}
       </dl>
-      <table className="grid" aria-label="Actor instances">
-        <thead>
-          <tr>
-            <th scope="col">Instance</th>
-            <th scope="col">Host / pid</th>
-            <th scope="col">Actor</th>
-            <th scope="col">Up (s)</th>
-            <th scope="col">Handled</th>
-            <th scope="col">Failed</th>
-            <th scope="col">p50/p90/p99 ms</th>
-            <th scope="col">Gauges</th>
-          </tr>
-        </thead>
-        <tbody>
+      <DataTable columns={['Instance', 'Host / pid', 'Actor', 'Up (s)', 'Handled', 'Failed', 'p50/p90/p99 ms', 'Gauges']} label="Actor instances">
           {rows.map((beat) => (
             <tr key={`${beat.instance}/${beat.actor}`}>
               <td>
@@ -88,8 +76,7 @@ export function ClusterView({ client }: { client: EngineClient }) {
               </td>
             </tr>
           ))}
-        </tbody>
-      </table>
+        </DataTable>
       <h2>Recent events</h2>
       {events.length === 0 ? (
         <p>None since this page opened.</p>

@@ -1,16 +1,17 @@
 import { useState } from 'react';
 import type { EngineClient } from '../api/client';
 import { tableKey, tablesOf, type Metadata, type QualifiedName } from '../api/metadata';
-import { attempt, Status } from '../components/Status';
+import { attempt, Status, type Outcome } from '../components/Status';
 import { useAsync } from '../components/useAsync';
 import { TriggerLog } from './TriggerLog';
+import { DataTable } from '../components/DataTable';
 
 const OPERATIONS = ['insert', 'update', 'delete'] as const;
 
 /** Event triggers: list, add, remove; a selected trigger shows its recent events and invocations. */
 export function EventsView({ client }: { client: EngineClient }) {
   const state = useAsync(() => client.query<Metadata>('export_metadata', {}), [client]);
-  const [outcome, setOutcome] = useState<{ error?: string; message?: string }>({});
+  const [outcome, setOutcome] = useState<Outcome>({});
   const [selected, setSelected] = useState<string>();
   const tables = state.value === undefined ? [] : tablesOf(state.value);
   const triggers = tables.flatMap((table) => (table.event_triggers ?? []).map((trigger) => ({ ...trigger, table: table.table })));
@@ -18,17 +19,7 @@ export function EventsView({ client }: { client: EngineClient }) {
     <section aria-labelledby="events-title">
       <h1 id="events-title">Event triggers</h1>
       <Status error={state.error ?? outcome.error} message={outcome.message} />
-      <table className="grid">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Table</th>
-            <th scope="col">Operations</th>
-            <th scope="col">Webhook</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
+      <DataTable columns={['Name', 'Table', 'Operations', 'Webhook', 'Actions']}>
           {triggers.map((trigger) => (
             <tr key={trigger.name} className={selected === trigger.name ? 'selected' : undefined}>
               <td>{trigger.name}</td>
@@ -50,8 +41,7 @@ export function EventsView({ client }: { client: EngineClient }) {
               </td>
             </tr>
           ))}
-        </tbody>
-      </table>
+        </DataTable>
       {triggers.length === 0 && <p>No event triggers yet.</p>}
       <AddTrigger client={client} tables={tables.map((table) => table.table)} onAdded={state.reload} report={setOutcome} />
       {selected !== undefined && <TriggerLog key={selected} client={client} trigger={selected} />}
@@ -59,7 +49,7 @@ export function EventsView({ client }: { client: EngineClient }) {
   );
 }
 
-function AddTrigger({ client, tables, onAdded, report }: { client: EngineClient; tables: QualifiedName[]; onAdded: () => void; report: (outcome: { error?: string; message?: string }) => void }) {
+function AddTrigger({ client, tables, onAdded, report }: { client: EngineClient; tables: QualifiedName[]; onAdded: () => void; report: (outcome: Outcome) => void }) {
   const [name, setName] = useState('');
   const [table, setTable] = useState('');
   const [webhook, setWebhook] = useState('');

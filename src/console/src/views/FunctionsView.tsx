@@ -1,9 +1,9 @@
-import { useState } from 'react';
 import type { EngineClient } from '../api/client';
 import { functionsOf, tableKey, tablesOf, type Metadata } from '../api/metadata';
-import { attempt, Status } from '../components/Status';
+import { Status, useOutcome } from '../components/Status';
 import { useAsync } from '../components/useAsync';
 import { ComputedFieldForm } from './ComputedFieldForm';
+import { DataTable } from '../components/DataTable';
 
 /** The database's functions, tracked or not, and the computed fields of every table. */
 export function FunctionsView({ client }: { client: EngineClient }) {
@@ -16,8 +16,7 @@ export function FunctionsView({ client }: { client: EngineClient }) {
     }),
     [client],
   );
-  const [outcome, setOutcome] = useState<{ error?: string; message?: string }>({});
-  const run = (action: () => Promise<unknown>, success: string): void => void attempt(action, setOutcome, success).then((ok) => ok && state.reload());
+  const { outcome, run } = useOutcome(state.reload);
   const tracked = new Set(state.value === undefined ? [] : functionsOf(state.value.metadata).map((fn) => tableKey(fn.function)));
   const tables = state.value === undefined ? [] : tablesOf(state.value.metadata);
   const computed = tables.flatMap((table) => (table.computed_fields ?? []).map((field) => ({ ...field, table: table.table })));
@@ -26,15 +25,7 @@ export function FunctionsView({ client }: { client: EngineClient }) {
       <h1 id="functions-title">Functions and computed fields</h1>
       <Status error={state.error ?? outcome.error} message={outcome.message} />
       <h2>Functions</h2>
-      <table className="grid">
-        <thead>
-          <tr>
-            <th scope="col">Function</th>
-            <th scope="col">Status</th>
-            <th scope="col">Action</th>
-          </tr>
-        </thead>
-        <tbody>
+      <DataTable columns={['Function', 'Status', 'Action']}>
           {(state.value?.functions ?? []).map((row) => {
             const fn = { schema: row.schema ?? '', name: row.name ?? '' };
             const key = tableKey(fn);
@@ -56,20 +47,10 @@ export function FunctionsView({ client }: { client: EngineClient }) {
               </tr>
             );
           })}
-        </tbody>
-      </table>
+        </DataTable>
       {state.value?.functions.length === 0 && <p>The database has no functions outside the system schemas.</p>}
       <h2>Computed fields</h2>
-      <table className="grid">
-        <thead>
-          <tr>
-            <th scope="col">Table</th>
-            <th scope="col">Field</th>
-            <th scope="col">Function</th>
-            <th scope="col">Action</th>
-          </tr>
-        </thead>
-        <tbody>
+      <DataTable columns={['Table', 'Field', 'Function', 'Action']}>
           {computed.map((field) => (
             <tr key={`${tableKey(field.table)}.${field.name}`}>
               <td>{tableKey(field.table)}</td>
@@ -82,8 +63,7 @@ export function FunctionsView({ client }: { client: EngineClient }) {
               </td>
             </tr>
           ))}
-        </tbody>
-      </table>
+        </DataTable>
       {computed.length === 0 && <p>No computed fields yet.</p>}
       <ComputedFieldForm tables={tables.map((table) => table.table)} functions={(state.value?.functions ?? []).map((row) => ({ schema: row.schema ?? '', name: row.name ?? '' }))} onSubmit={(args, name) => run(() => client.query('add_computed_field', args), `Added ${name}`)} />
     </section>

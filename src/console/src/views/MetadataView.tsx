@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import type { EngineClient } from '../api/client';
 import type { Metadata } from '../api/metadata';
-import { attempt, Status } from '../components/Status';
+import { attempt, Status, type Outcome } from '../components/Status';
 import { useAsync } from '../components/useAsync';
 import { diffMetadata } from './metadata-diff';
+import { DataTable } from '../components/DataTable';
 
 interface Inconsistency {
   type: string;
@@ -15,7 +16,7 @@ interface Inconsistency {
 /** Export, import (with a preview of what changes), reload, and the inconsistent objects. */
 export function MetadataView({ client }: { client: EngineClient }) {
   const inconsistent = useAsync(() => client.query<Inconsistency[] | { inconsistent_objects: Inconsistency[] }>('get_inconsistent_metadata', {}), [client]);
-  const [outcome, setOutcome] = useState<{ error?: string; message?: string }>({});
+  const [outcome, setOutcome] = useState<Outcome>({});
   const [upload, setUpload] = useState<{ metadata: Metadata; current: Metadata; file: string }>();
   const objects = Array.isArray(inconsistent.value) ? inconsistent.value : (inconsistent.value?.inconsistent_objects ?? []);
 
@@ -99,15 +100,7 @@ export function MetadataView({ client }: { client: EngineClient }) {
           <p>The metadata is consistent.</p>
         ) : (
           <>
-            <table className="grid">
-              <thead>
-                <tr>
-                  <th scope="col">Type</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Reason</th>
-                </tr>
-              </thead>
-              <tbody>
+            <DataTable columns={['Type', 'Name', 'Reason']}>
                 {objects.map((object, index) => (
                   <tr key={index}>
                     <td>{object.type}</td>
@@ -115,8 +108,7 @@ export function MetadataView({ client }: { client: EngineClient }) {
                     <td>{object.reason}</td>
                   </tr>
                 ))}
-              </tbody>
-            </table>
+              </DataTable>
             <button type="button" className="danger" onClick={() => void attempt(() => client.query('drop_inconsistent_metadata', {}), setOutcome, 'Dropped the inconsistent objects').then(inconsistent.reload)}>
               Drop inconsistent objects
             </button>

@@ -1,30 +1,21 @@
 import { useState } from 'react';
 import type { EngineClient } from '../api/client';
 import type { Metadata, RemoteSchema } from '../api/metadata';
-import { attempt, Status } from '../components/Status';
+import { Status, useOutcome } from '../components/Status';
 import { useAsync } from '../components/useAsync';
+import { DataTable } from '../components/DataTable';
 
 /** Remote GraphQL servers merged into the schema: list, add, change the URL or timeout, reload, remove. */
 export function RemoteSchemasView({ client }: { client: EngineClient }) {
   const state = useAsync(() => client.query<Metadata>('export_metadata', {}), [client]);
-  const [outcome, setOutcome] = useState<{ error?: string; message?: string }>({});
   const [editing, setEditing] = useState<RemoteSchema>();
-  const run = (action: () => Promise<unknown>, success: string): void => void attempt(action, setOutcome, success).then((ok) => ok && state.reload());
+  const { outcome, run } = useOutcome(state.reload);
   const schemas = state.value?.remote_schemas ?? [];
   return (
     <section aria-labelledby="remote-title">
       <h1 id="remote-title">Remote schemas</h1>
       <Status error={state.error ?? outcome.error} message={outcome.message} />
-      <table className="grid">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">URL</th>
-            <th scope="col">Timeout (s)</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
+      <DataTable columns={['Name', 'URL', 'Timeout (s)', 'Actions']}>
           {schemas.map((schema) => (
             <tr key={schema.name}>
               <td>{schema.name}</td>
@@ -43,8 +34,7 @@ export function RemoteSchemasView({ client }: { client: EngineClient }) {
               </td>
             </tr>
           ))}
-        </tbody>
-      </table>
+        </DataTable>
       {schemas.length === 0 && <p>No remote schemas yet.</p>}
       <RemoteSchemaForm
         key={editing?.name ?? 'new'}

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { EngineClient } from '../api/client';
-import { attempt, Status } from '../components/Status';
+import { attempt, Status, type Outcome } from '../components/Status';
 import { useAsync } from '../components/useAsync';
+import { DataTable } from '../components/DataTable';
 
 interface EventRow {
   id: string;
@@ -28,7 +29,7 @@ export function TriggerLog({ client, trigger }: { client: EngineClient; trigger:
     }),
     [client, trigger],
   );
-  const [outcome, setOutcome] = useState<{ error?: string; message?: string }>({});
+  const [outcome, setOutcome] = useState<Outcome>({});
   return (
     <section aria-labelledby="log-title" className="panel">
       <div className="row">
@@ -38,17 +39,7 @@ export function TriggerLog({ client, trigger }: { client: EngineClient; trigger:
         </button>
       </div>
       <Status error={state.error ?? outcome.error} message={outcome.message} />
-      <table className="grid" aria-label="Recent events">
-        <thead>
-          <tr>
-            <th scope="col">Event</th>
-            <th scope="col">Created</th>
-            <th scope="col">Status</th>
-            <th scope="col">Tries</th>
-            <th scope="col">Action</th>
-          </tr>
-        </thead>
-        <tbody>
+      <DataTable columns={['Event', 'Created', 'Status', 'Tries', 'Action']} label="Recent events">
           {(state.value?.events ?? []).map((event) => (
             <tr key={event.id}>
               <td>
@@ -64,19 +55,9 @@ export function TriggerLog({ client, trigger }: { client: EngineClient; trigger:
               </td>
             </tr>
           ))}
-        </tbody>
-      </table>
+        </DataTable>
       <h3>Invocations</h3>
-      <table className="grid" aria-label="Invocations">
-        <thead>
-          <tr>
-            <th scope="col">Event</th>
-            <th scope="col">At</th>
-            <th scope="col">HTTP status</th>
-            <th scope="col">Response</th>
-          </tr>
-        </thead>
-        <tbody>
+      <DataTable columns={['Event', 'At', 'HTTP status', 'Response']} label="Invocations">
           {(state.value?.invocations ?? []).map((invocation) => (
             <tr key={invocation.id}>
               <td>
@@ -89,8 +70,7 @@ export function TriggerLog({ client, trigger }: { client: EngineClient; trigger:
               </td>
             </tr>
           ))}
-        </tbody>
-      </table>
+        </DataTable>
       {state.value?.invocations.length === 0 && <p>No invocations yet.</p>}
     </section>
   );

@@ -2,10 +2,11 @@ import { useState } from 'react';
 import type { EngineClient } from '../../api/client';
 import { tableKey, tablesOf, type Metadata, type QualifiedName } from '../../api/metadata';
 import { Link } from '../../components/router';
-import { attempt, Status } from '../../components/Status';
+import { attempt, Status, type Outcome } from '../../components/Status';
 import { useAsync } from '../../components/useAsync';
 import { listTables } from './catalog';
 import { TableView } from './TableView';
+import { DataTable } from '../../components/DataTable';
 
 /** The database's tables and views, tracked or not; `rest` (`/<schema>/<table>`) opens one. */
 export function DataView({ client, rest }: { client: EngineClient; rest: string }) {
@@ -16,7 +17,7 @@ export function DataView({ client, rest }: { client: EngineClient; rest: string 
 
 function TableList({ client }: { client: EngineClient }) {
   const state = useAsync(async () => ({ tables: await listTables(client), metadata: await client.query<Metadata>('export_metadata', {}) }), [client]);
-  const [outcome, setOutcome] = useState<{ error?: string; message?: string }>({});
+  const [outcome, setOutcome] = useState<Outcome>({});
   const tracked = new Set(state.value === undefined ? [] : tablesOf(state.value.metadata).map((entry) => tableKey(entry.table)));
   const track = ({ schema, name }: QualifiedName, on: boolean): void => {
     const table = { schema, name };
@@ -28,17 +29,7 @@ function TableList({ client }: { client: EngineClient }) {
       <h1 id="data-title">Data</h1>
       <p className="hint">Tables and views of the database. Tracked ones are in the GraphQL schema; open one for its relationships and permissions.</p>
       <Status error={state.error ?? outcome.error} message={outcome.message} />
-      <table className="grid">
-        <thead>
-          <tr>
-            <th scope="col">Schema</th>
-            <th scope="col">Name</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Status</th>
-            <th scope="col">Action</th>
-          </tr>
-        </thead>
-        <tbody>
+      <DataTable columns={['Schema', 'Name', 'Kind', 'Status', 'Action']}>
           {(state.value?.tables ?? []).map((table) => {
             const key = tableKey(table);
             const isTracked = tracked.has(key);
@@ -56,8 +47,7 @@ function TableList({ client }: { client: EngineClient }) {
               </tr>
             );
           })}
-        </tbody>
-      </table>
+        </DataTable>
       {state.value?.tables.length === 0 && <p>The database has no tables or views outside the system schemas.</p>}
     </section>
   );

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { EngineClient } from '../../api/client';
 import type { PermissionKind, QualifiedName } from '../../api/metadata';
-import { attempt, Status } from '../../components/Status';
+import { attempt, Status, type Outcome } from '../../components/Status';
 
 interface Props {
   client: EngineClient;
@@ -44,7 +44,7 @@ export function PermissionEditor({ client, table, role, kind, columns, existing,
   const [set, setSet] = useState(pretty(existing?.set));
   const [limit, setLimit] = useState(existing?.limit === undefined ? '' : String(existing.limit));
   const [aggregations, setAggregations] = useState(existing?.allow_aggregations === true);
-  const [outcome, setOutcome] = useState<{ error?: string; message?: string }>({});
+  const [outcome, setOutcome] = useState<Outcome>({});
   const id = (part: string): string => `perm-${kind}-${part}`;
   const texts = [
     { on: parts.filter, part: 'filter', label: 'Row filter (boolean expression)', value: filter, change: setFilter },

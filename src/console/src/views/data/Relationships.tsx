@@ -1,7 +1,6 @@
-import { useState } from 'react';
 import type { EngineClient } from '../../api/client';
 import { tableKey, tablesOf, type Metadata, type TableMetadata } from '../../api/metadata';
-import { attempt, Status } from '../../components/Status';
+import { Status, useOutcome } from '../../components/Status';
 import type { ForeignKey } from './catalog';
 
 interface Suggestion {
@@ -32,12 +31,12 @@ function suggest(entry: TableMetadata, metadata: Metadata, foreignKeys: ForeignK
 }
 
 export function Relationships({ client, entry, metadata, foreignKeys, onChange }: { client: EngineClient; entry: TableMetadata; metadata: Metadata; foreignKeys: ForeignKey[]; onChange: () => void }) {
-  const [outcome, setOutcome] = useState<{ error?: string; message?: string }>({});
   const relationships = [
     ...(entry.object_relationships ?? []).map((relationship) => ({ ...relationship, kind: 'object' })),
     ...(entry.array_relationships ?? []).map((relationship) => ({ ...relationship, kind: 'array' })),
   ];
-  const run = (action: () => Promise<unknown>, success: string): void => void attempt(action, setOutcome, success).then((ok) => ok && onChange());
+  const { outcome, run } = useOutcome(onChange);
+  const suggestions = suggest(entry, metadata, foreignKeys);
   return (
     <section aria-labelledby="relationships-title" className="panel">
       <h2 id="relationships-title">Relationships</h2>
@@ -57,7 +56,8 @@ export function Relationships({ client, entry, metadata, foreignKeys, onChange }
         </ul>
       )}
       <h3>Suggested from foreign keys</h3>
-      {suggest(entry, metadata, foreignKeys).map((suggestion) => (
+      {suggestions.length === 0 && <p className="hint">None: no single-column foreign key to or from a tracked table lacks its relationship.</p>}
+      {suggestions.map((suggestion) => (
         <p key={suggestion.name}>
           <strong>{suggestion.name}</strong> ({suggestion.kind}): {suggestion.describe}{' '}
           <button
