@@ -134,9 +134,18 @@ describe('the console in a browser', () => {
     expect((await tableOf('author')).select_permissions).toEqual([{ role: 'reader', permission: { columns: ['name'], filter: {} } }]);
   });
 
+  it('runs a subscription in GraphiQL over the WebSocket', async () => {
+    const { page } = ui;
+    await page.goto(`${engine.url}/console/api?query=${encodeURIComponent('subscription { author { name } }')}`);
+    await page.getByRole('button', { name: /Execute/ }).click();
+    const response = page.locator('.graphiql-response');
+    await expect.poll(() => response.innerText(), { timeout: 20_000 }).toContain('Ada');
+    await ui.screenshot('04b-api-subscription');
+    await page.getByRole('link', { name: 'Events' }).click();
+  });
+
   it('adds an event trigger and shows the invocation after a row change', async () => {
     const { page } = ui;
-    await page.getByRole('link', { name: 'Events' }).click();
     await page.getByLabel('Name').fill('author_created');
     await page.getByLabel('Table').selectOption('public.author');
     await page.getByLabel('Webhook URL').fill(hook.url);
