@@ -21,6 +21,7 @@ beforeAll(async () => {
     create table article (id serial primary key, title text not null, secret_note text, author_id int references author(id));
     insert into author (name) values ('Ada');
     insert into article (title, secret_note, author_id) values ('Engines', 'hidden', 1);
+    create table scratch (id int primary key);
   `);
   hook = await startWebhook();
   const env = { SERVICE_GRAPHQL_ADMIN_SECRET: SECRET, SERVICE_GRAPHQL_ENABLE_CONSOLE: 'true', SERVICE_GRAPHQL_HEARTBEAT_MS: '500' };
@@ -132,6 +133,20 @@ describe('the console in a browser', () => {
     await page.getByRole('button', { name: 'Replace metadata' }).click();
     await page.getByText('Replaced the metadata with next.json').waitFor();
     expect((await tableOf('author')).select_permissions).toEqual([{ role: 'reader', permission: { columns: ['name'], filter: {} } }]);
+  });
+
+  it('lists an inconsistent object after a reload, with its reason, and drops it', async () => {
+    const { page } = ui;
+    expect((await engine.query({ type: 'track_table', args: { schema: 'public', name: 'scratch' } })).status).toBe(200);
+    // Behind the engine's back, so the metadata still names the table.
+    await db.sql('drop table scratch');
+    await page.getByRole('button', { name: 'Reload (with remote schemas)' }).click();
+    const inconsistent = page.getByRole('region', { name: 'Inconsistent objects' });
+    await expect.poll(() => inconsistent.innerText(), { timeout: 10_000 }).toContain('scratch');
+    await ui.screenshot('05c-metadata-inconsistent');
+    await page.getByRole('button', { name: 'Drop inconsistent objects' }).click();
+    await page.getByText('The metadata is consistent.').waitFor();
+    expect(await tableOf('scratch')).toBeUndefined();
   });
 
   it('runs a subscription in GraphiQL over the WebSocket', async () => {
