@@ -5,8 +5,9 @@ export interface Outcome {
   message?: string;
 }
 
-/** An operation's outcome, announced to screen readers as it changes. */
-export function Status({ error, message }: Outcome) {
+/** An operation's outcome (or that a view is still loading), announced to screen readers as it changes. */
+export function Status({ error, message, loading }: Outcome & { loading?: boolean }) {
+  if (loading === true) return <p className="status" role="status">Loading…</p>;
   if (error !== undefined) return <p className="status error" role="alert">{error}</p>;
   if (message !== undefined) return <p className="status ok" role="status">{message}</p>;
   return null;

@@ -18,7 +18,7 @@ export function EventsView({ client }: { client: EngineClient }) {
   return (
     <section aria-labelledby="events-title">
       <h1 id="events-title">Event triggers</h1>
-      <Status error={state.error ?? outcome.error} message={outcome.message} />
+      <Status loading={state.value === undefined && state.loading} error={state.error ?? outcome.error} message={outcome.message} />
       <DataTable columns={['Name', 'Table', 'Operations', 'Webhook', 'Actions']}>
           {triggers.map((trigger) => (
             <tr key={trigger.name} className={selected === trigger.name ? 'selected' : undefined}>
@@ -42,7 +42,7 @@ export function EventsView({ client }: { client: EngineClient }) {
             </tr>
           ))}
         </DataTable>
-      {triggers.length === 0 && <p>No event triggers yet.</p>}
+      {state.value !== undefined && triggers.length === 0 && <p>No event triggers yet.</p>}
       <AddTrigger client={client} tables={tables.map((table) => table.table)} onAdded={state.reload} report={setOutcome} />
       {selected !== undefined && <TriggerLog key={selected} client={client} trigger={selected} />}
     </section>

@@ -23,7 +23,7 @@ export function FunctionsView({ client }: { client: EngineClient }) {
   return (
     <section aria-labelledby="functions-title">
       <h1 id="functions-title">Functions and computed fields</h1>
-      <Status error={state.error ?? outcome.error} message={outcome.message} />
+      <Status loading={state.value === undefined && state.loading} error={state.error ?? outcome.error} message={outcome.message} />
       <h2>Functions</h2>
       <DataTable columns={['Function', 'Status', 'Action']}>
           {(state.value?.functions ?? []).map((row) => {
@@ -64,7 +64,7 @@ export function FunctionsView({ client }: { client: EngineClient }) {
             </tr>
           ))}
         </DataTable>
-      {computed.length === 0 && <p>No computed fields yet.</p>}
+      {state.value !== undefined && computed.length === 0 && <p>No computed fields yet.</p>}
       <ComputedFieldForm tables={tables.map((table) => table.table)} functions={(state.value?.functions ?? []).map((row) => ({ schema: row.schema ?? '', name: row.name ?? '' }))} onSubmit={(args, name) => run(() => client.query('add_computed_field', args), `Added ${name}`)} />
     </section>
   );

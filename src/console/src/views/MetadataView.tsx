@@ -95,8 +95,8 @@ export function MetadataView({ client }: { client: EngineClient }) {
       )}
       <section aria-labelledby="inconsistent-title" className="panel">
         <h2 id="inconsistent-title">Inconsistent objects</h2>
-        <Status error={inconsistent.error} />
-        {objects.length === 0 ? (
+        <Status loading={inconsistent.value === undefined && inconsistent.loading} error={inconsistent.error} />
+        {inconsistent.value === undefined ? null : objects.length === 0 ? (
           <p>The metadata is consistent.</p>
         ) : (
           <>

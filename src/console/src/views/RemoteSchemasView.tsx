@@ -14,7 +14,7 @@ export function RemoteSchemasView({ client }: { client: EngineClient }) {
   return (
     <section aria-labelledby="remote-title">
       <h1 id="remote-title">Remote schemas</h1>
-      <Status error={state.error ?? outcome.error} message={outcome.message} />
+      <Status loading={state.value === undefined && state.loading} error={state.error ?? outcome.error} message={outcome.message} />
       <DataTable columns={['Name', 'URL', 'Timeout (s)', 'Actions']}>
           {schemas.map((schema) => (
             <tr key={schema.name}>
@@ -35,7 +35,7 @@ export function RemoteSchemasView({ client }: { client: EngineClient }) {
             </tr>
           ))}
         </DataTable>
-      {schemas.length === 0 && <p>No remote schemas yet.</p>}
+      {state.value !== undefined && schemas.length === 0 && <p>No remote schemas yet.</p>}
       <RemoteSchemaForm
         key={editing?.name ?? 'new'}
         existing={editing}

@@ -38,7 +38,7 @@ export function TriggerLog({ client, trigger }: { client: EngineClient; trigger:
           Refresh
         </button>
       </div>
-      <Status error={state.error ?? outcome.error} message={outcome.message} />
+      <Status loading={state.value === undefined && state.loading} error={state.error ?? outcome.error} message={outcome.message} />
       <DataTable columns={['Event', 'Created', 'Status', 'Tries', 'Action']} label="Recent events">
           {(state.value?.events ?? []).map((event) => (
             <tr key={event.id}>

@@ -28,7 +28,7 @@ function TableList({ client }: { client: EngineClient }) {
     <section aria-labelledby="data-title">
       <h1 id="data-title">Data</h1>
       <p className="hint">Tables and views of the database. Tracked ones are in the GraphQL schema; open one for its relationships and permissions.</p>
-      <Status error={state.error ?? outcome.error} message={outcome.message} />
+      <Status loading={state.value === undefined && state.loading} error={state.error ?? outcome.error} message={outcome.message} />
       <DataTable columns={['Schema', 'Name', 'Kind', 'Status', 'Action']}>
           {(state.value?.tables ?? []).map((table) => {
             const key = tableKey(table);

@@ -24,7 +24,7 @@ export function TableView({ client, table }: { client: EngineClient; table: Qual
         <Link to="/data">All tables</Link>
       </p>
       <h1 id="table-title">{tableKey(table)}</h1>
-      <Status error={state.error} />
+      <Status loading={state.value === undefined && state.loading} error={state.error} />
       {state.value !== undefined && entry === undefined && <p role="alert">This table is not tracked.</p>}
       {state.value !== undefined && entry !== undefined && (
         <>
