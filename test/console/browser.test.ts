@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { startTestEngine, type TestEngine } from '../harness/engine.js';
+import { startFixtureServer, type FixtureServer } from '../remote/fixture-server.js';
 import { startWebhook, type Webhook } from '../triggers/fixtures.js';
 import { openBrowser, SCREENSHOTS, type ConsoleBrowser } from './browser.js';
 import { ensureConsoleBuilt } from './build.js';
@@ -11,6 +12,7 @@ let db: TestDatabase;
 let engine: TestEngine;
 let second: TestEngine;
 let hook: Webhook;
+let remote: FixtureServer;
 let ui: ConsoleBrowser;
 
 beforeAll(async () => {
@@ -25,6 +27,7 @@ beforeAll(async () => {
     create function title_length(a article) returns int as 'select length(a.title)' language sql stable;
   `);
   hook = await startWebhook();
+  remote = await startFixtureServer();
   const env = { SERVICE_GRAPHQL_ADMIN_SECRET: SECRET, SERVICE_GRAPHQL_ENABLE_CONSOLE: 'true', SERVICE_GRAPHQL_HEARTBEAT_MS: '500' };
   engine = await startTestEngine({ databaseUrl: db.url, env });
   second = await startTestEngine({ databaseUrl: db.url, prefix: engine.prefix, env });
@@ -36,6 +39,7 @@ afterAll(async () => {
   await ui?.close();
   await Promise.all([second?.stop(), engine?.stop()]);
   await hook?.close();
+  await remote?.stop();
   await db?.drop();
 });
 
@@ -198,11 +202,21 @@ describe('the console in a browser', () => {
     await ui.screenshot('07-cluster');
   });
 
-  it('shows the remote schema and function views', async () => {
+  it('adds, modifies and removes a remote schema, and adds a computed field', async () => {
     const { page } = ui;
     await page.getByRole('link', { name: 'Remote schemas' }).click();
     await page.getByText('No remote schemas yet.').waitFor();
+    await page.getByLabel('Name').fill('users');
+    await page.getByLabel('GraphQL server URL').fill(remote.url);
+    await page.getByRole('button', { name: 'Add remote schema' }).click();
+    await page.getByRole('button', { name: 'Modify users' }).click();
+    await page.getByLabel('Timeout (seconds)').fill('30');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Updated users').waitFor();
+    expect((await metadata()).remote_schemas).toMatchObject([{ name: 'users', definition: { url: remote.url, timeout_seconds: 30 } }]);
     await ui.screenshot('08-remote-schemas');
+    await page.getByRole('button', { name: 'Remove users' }).click();
+    await page.getByText('No remote schemas yet.').waitFor();
     await page.getByRole('link', { name: 'Functions' }).click();
     await page.getByRole('button', { name: 'Track function public.title_length' }).waitFor();
     await page.getByLabel('Field name').fill('title_length');
