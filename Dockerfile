@@ -1,7 +1,7 @@
 # The engine image: `docker build -t service-graphql-engine .`
 # docker-compose.yml builds it for its two engine replicas.
 
-# --- build: TypeScript -> dist/ (needs the dev dependencies: typescript, @types/*) ---
+# --- build: TypeScript -> dist/, the console -> dist/console (needs the dev dependencies: typescript, vite, react, graphiql) ---
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 # Manifests first, so that the dependency layer stays cached while only sources change.

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Actor } from '../actor/actor.js';
 import { HEADER_ROOM_BYTES } from '../bus/wire.js';
+import { createMonitorStreams } from './monitor-stream.js';
 import { createEdgeHandler } from './routes.js';
 import { attachWebSockets } from './websocket/server.js';
 
@@ -22,7 +23,8 @@ export function edgeActor(onListening: (address: EdgeAddress) => void): Actor {
     async start(context) {
       const { bus, config, log } = context;
       const bodyLimit = Math.min(config.maxRequestBodyBytes, bus.maxPayload - HEADER_ROOM_BYTES - 16 * 1024);
-      const handle = createEdgeHandler({ bus, config, log, bodyLimit, metrics: context.metrics });
+      const monitorStreams = createMonitorStreams(bus);
+      const handle = createEdgeHandler({ bus, config, log, bodyLimit, metrics: context.metrics, monitorStreams });
       const counters = { requests: 0, errors: 0, in_flight: 0 };
       const server: Server = createServer((request, response) => {
         counters.requests++;
@@ -45,7 +47,7 @@ export function edgeActor(onListening: (address: EdgeAddress) => void): Actor {
         socket.once('close', () => connections--);
       });
       const websockets = attachWebSockets(server, { bus, config, log, instance: context.instance, serve: (subject, handler) => context.serve(subject, handler) });
-      context.reportGauges(() => ({ http_requests: counters.requests, http_errors: counters.errors, http_in_flight: counters.in_flight, http_connections: connections, websockets: websockets.sockets() }));
+      context.reportGauges(() => ({ http_requests: counters.requests, http_errors: counters.errors, http_in_flight: counters.in_flight, http_connections: connections, websockets: websockets.sockets(), monitor_streams: monitorStreams.open() }));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.serverPort, config.serverHost, () => resolve());

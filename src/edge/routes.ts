@@ -19,7 +19,9 @@ import { SpanKind, annotateSpan, failSpan, tracedEntry, tracingEnabled, type Tra
 import { ENGINE_VERSION } from '../version.js';
 import { flattenHeaders, readBody } from './body.js';
 import { cancelOnClose, cancelRequest } from './cancel-on-close.js';
+import { consoleBuildDir, consoleEnabled, createConsoleServer } from './console-files.js';
 import { createCors } from './cors.js';
+import type { MonitorStreams } from './monitor-stream.js';
 import { sendBody, sendGraphqlError, sendPlain, sendQueryError, type Sent } from './respond.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -51,6 +53,8 @@ export interface EdgeDeps {
   bodyLimit: number;
   /** Set when the metrics API is enabled: what /v1/metrics serves. */
   metrics: EngineMetrics | undefined;
+  /** What /v1/monitor/stream relays. */
+  monitorStreams: MonitorStreams;
 }
 
 /**
@@ -133,6 +137,17 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     }
   };
 
+  const monitorStream: RouteHandler = async (request, response, facts) => {
+    try {
+      const session = await resolveSession(request, facts);
+      facts.role = session.role;
+      if (!isAdmin(session)) throw errors.adminOnly('$');
+      return deps.monitorStreams.serve(request, response);
+    } catch (error) {
+      return sendQueryError(response, asServiceError(error, deps.log, facts), false);
+    }
+  };
+
   const version: RouteHandler = async (request, response, facts) =>
     sendBody(request, response, 200, encodeJson({ version: ENGINE_VERSION, server_type: 'ce' }), JSON_TYPE, facts.requestId);
 
@@ -155,6 +170,7 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     ['/v1/version', [{ method: 'GET', handle: version }]],
     ['/v1/metrics', deps.metrics === undefined ? [] : [{ method: 'GET', api: 'metrics', handle: (request, response) => serveMetrics(request, response, deps.metrics!, config.metricsSecret) }]],
     ['/v1alpha1/config', [{ method: 'GET', api: 'config', handle: configApi }]],
+    ['/v1/monitor/stream', [{ method: 'GET', api: 'metadata', handle: monitorStream }]],
     ['/v1/query', [{ method: 'POST', api: 'metadata', handle: query('v1/query') }]],
     ['/v1/metadata', [{ method: 'POST', api: 'metadata', handle: query('v1/metadata') }]],
     ['/v2/query', [{ method: 'POST', api: 'metadata', handle: query('v2/query') }]],
@@ -171,6 +187,7 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     if (enabled.length > 0) served.set(path, new Map(enabled.map((route) => [route.method, route.handle])));
   }
 
+  const serveConsole = consoleEnabled(config) ? createConsoleServer(consoleBuildDir()) : undefined;
   const cors = createCors(config);
   const httpLog = typedLog(deps.log, 'http-log', config.enabledLogTypes);
   const logRequests = httpLog.enabled;
@@ -187,7 +204,7 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     if (sent === undefined) {
       if (handle !== undefined) sent = await handleTraced(handle, request, response, facts, path);
       else if (methods !== undefined) sent = sendQueryError(response, errors.methodNotAllowed('$', request.method ?? ''), false);
-      else sent = sendQueryError(response, errors.notFound('$'), false);
+      else sent = serveConsole?.(request, response, path) ?? sendQueryError(response, errors.notFound('$'), false);
     }
     if (logRequests) {
       httpLog.info(
