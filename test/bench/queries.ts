@@ -30,15 +30,15 @@ export const QUERIES: BenchQuery[] = [
   },
   {
     name: 'filtered, ordered list of 20',
-    engine: 'query ($genre: Int!) { track(where: {genre_id: {_eq: $genre}}, order_by: {name: asc}, limit: 20) { id name milliseconds } }',
-    postgraphile: 'query ($genre: Int!) { allTracks(condition: {genreId: $genre}, orderBy: NAME_ASC, first: 20) { nodes { rowId name milliseconds } } }',
-    variables: { genre: 3 },
-    sql: `select json_build_object('track', coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'milliseconds', t.milliseconds) order by t.name)
-            from (select * from track where genre_id = $1 order by name limit 20) t), '[]'))::text as data`,
+    engine: 'query ($album: Int!) { track(where: {album_id: {_gt: $album}}, order_by: {id: asc}, limit: 20) { id name milliseconds } }',
+    postgraphile: 'query ($album: Int!) { allTracks(filter: {albumId: {greaterThan: $album}}, orderBy: PRIMARY_KEY_ASC, first: 20) { nodes { rowId name milliseconds } } }',
+    variables: { album: 100 },
+    sql: `select json_build_object('track', coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'milliseconds', t.milliseconds) order by t.id)
+            from (select * from track where album_id > $1 order by id limit 20) t), '[]'))::text as data`,
     parameterized: {
-      sql: `select json_build_object('track', coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'milliseconds', t.milliseconds) order by t.name)
-              from (select * from track where genre_id = $1 order by name limit $2) t), '[]'))::text as data`,
-      params: [3, 20],
+      sql: `select json_build_object('track', coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'milliseconds', t.milliseconds) order by t.id)
+              from (select * from track where album_id > $1 order by id limit $2) t), '[]'))::text as data`,
+      params: [100, 20],
     },
   },
   {
@@ -67,7 +67,7 @@ export const QUERIES: BenchQuery[] = [
 QUERIES.push(...MUTATION_QUERIES);
 
 /** Parameters of the hand-written statements, in the order of QUERIES. */
-export const SQL_PARAMS: unknown[][] = [[12345], [3], [], [7], ...MUTATION_SQL_PARAMS];
+export const SQL_PARAMS: unknown[][] = [[12345], [100], [], [7], ...MUTATION_SQL_PARAMS];
 
 /** The bench data set's tables and relationships, as the engine tracks them. */
 export const QUERY_TRACKING = [
