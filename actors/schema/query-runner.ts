@@ -192,7 +192,7 @@ async function apply(
       // Inside the request's transaction the catalog shows its uncommitted DDL.
       return (draft.catalog = await host.introspect(draft.transaction ?? undefined));
     },
-    check: (metadata, catalog) => host.check(metadata, catalog, ask),
+    check: (metadata, catalog) => host.check(metadata, catalog, ask, draft.transaction ?? host.db),
     request: ask,
   };
   const outcome = await operation.run(args, context);
@@ -204,7 +204,7 @@ async function apply(
 async function settle(host: SchemaHost, outcome: OperationOutcome, draft: Draft, argsPath: string, ask: ActorRequest): Promise<void> {
   const metadata = outcome.metadata === undefined ? draft.metadata : normalizeMetadata(outcome.metadata);
   if (outcome.metadata === undefined && !outcome.catalogChanged && outcome.consistency === undefined) return;
-  const report = await host.check(metadata, draft.catalog, ask);
+  const report = await host.check(metadata, draft.catalog, ask, draft.transaction ?? host.db);
   const policy = outcome.consistency ?? 'no-new';
   if (policy === 'none-at-all' && report.inconsistencies.length > 0) {
     throw errors.inconsistentMetadata(argsPath).withInternal(report.inconsistencies);

@@ -68,6 +68,8 @@ export const errors = {
   notExists: define('not-exists', 400, (what: string) => what),
   alreadyExists: define('already-exists', 400, (what: string) => what),
   notSupported: define('not-supported', 400, (what: string) => what),
+  // set_table_is_enum / track_table is_enum on a table that cannot be an enum (Hasura's Enum.hs texts)
+  notAnEnumTable: define('constraint-violation', 400, (reason: string) => reason),
   invalidParams: define('invalid-params', 400, (what: string) => what),
   invalidConfiguration: define('invalid-configuration', 400, (reasons: string) => `Inconsistent object: ${reasons}`),
   alreadyTracked: define('already-tracked', 400, (what: string) => what),

@@ -2,6 +2,7 @@ import { sameTable } from '../../../src/metadata/edit.js';
 import { displayName, toQualified } from '../../../src/metadata/names.js';
 import type { Metadata, QualifiedName, Relationship, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg/catalog.js';
+import { enumTableProblems, enumTableReason, NO_ENUM_ROWS, type EnumTableRows } from '../models/enum-tables.js';
 import { buildSourceModel } from '../models/table-model.js';
 import { selectPermissionProblem } from './select-permission-check.js';
 import { withFunctionsChecked } from './functions-check.js';
@@ -17,6 +18,8 @@ export interface ConsistencyReport {
   inconsistencies: InconsistentObject[];
   /** The remote-schema actor's descriptions of the metadata's remote schemas, which the check used. */
   remotes: RemoteFacts;
+  /** The rows of the enum tables (enum-rows.ts), which the check judged and the schema's enums are made of. */
+  enumRows: EnumTableRows;
 }
 
 /**
@@ -25,18 +28,21 @@ export interface ConsistencyReport {
  * schemas are judged from `remotes`, the remote-schema actor's descriptions of them
  * (RemoteDescriber), which the caller asks for first so that this stays synchronous.
  */
-export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: RemoteFacts = NO_REMOTE_FACTS): ConsistencyReport {
+export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: RemoteFacts = NO_REMOTE_FACTS, enumRows: EnumTableRows = NO_ENUM_ROWS): ConsistencyReport {
   const inconsistencies: InconsistentObject[] = [];
   const source = metadata.sources[0];
-  if (source === undefined) return { consistent: metadata, inconsistencies, remotes };
+  if (source === undefined) return { consistent: metadata, inconsistencies, remotes, enumRows };
 
   const liveTables = source.tables.filter((entry) => {
-    if (catalog.relations.has(relationKey(entry.table.schema, entry.table.name))) return true;
-    inconsistencies.push({
-      type: 'table',
-      definition: entry.table,
-      reason: `no such table/view exists in source: ${JSON.stringify(displayName(entry.table))}`,
-    });
+    const relation = catalog.relations.get(relationKey(entry.table.schema, entry.table.name));
+    if (relation === undefined) {
+      inconsistencies.push({ type: 'table', definition: entry.table, reason: `no such table/view exists in source: ${JSON.stringify(displayName(entry.table))}` });
+      return false;
+    }
+    if (entry.is_enum !== true) return true;
+    const problems = enumTableProblems(relation, enumRows.get(relationKey(entry.table.schema, entry.table.name)));
+    if (problems.length === 0) return true;
+    inconsistencies.push({ type: 'table', definition: entry.table, reason: enumTableReason(entry.table, problems) });
     return false;
   });
   const clashes = laterNameClaims(liveTables, catalog);
@@ -71,7 +77,7 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: 
   const withFunctions = withFunctionsChecked(withRelationships, catalog, inconsistencies);
   const withSelectPermissions = withSelectPermissionsChecked(withFunctions, catalog, inconsistencies);
   const withWritePermissions = withWritePermissionsChecked(withSelectPermissions, catalog, inconsistencies);
-  return { consistent: withRemoteSchemasChecked(withWritePermissions, catalog, remotes, inconsistencies), inconsistencies, remotes };
+  return { consistent: withRemoteSchemasChecked(withWritePermissions, catalog, remotes, inconsistencies), inconsistencies, remotes, enumRows };
 }
 
 /**

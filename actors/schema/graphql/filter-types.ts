@@ -5,7 +5,7 @@ import { typeNames } from '../models/type-names.js';
 import { operatorsFor, type OperandKind } from '../models/operators.js';
 import { inputArgumentsOf, plainScalarType } from '../models/function-model.js';
 import { selectColumnEnum } from './select-column.js';
-import { nonNullList, scalarType, type TypeRegistry } from './type-registry.js';
+import { columnNamedType, nonNullList, type TypeRegistry } from './type-registry.js';
 
 /** `<t>_bool_exp` and the `<type>_comparison_exp` types of its columns (the `where` argument). */
 export function boolExpType(registry: TypeRegistry, role: RoleAccess, access: TableAccess): GraphQLInputObjectType {
@@ -79,10 +79,10 @@ function comparisonType(registry: TypeRegistry, type: ColumnType): GraphQLInputO
 function operandType(type: ColumnType, operand: OperandKind): GraphQLInputType {
   switch (operand) {
     case 'scalar':
-      return scalarType(type.scalar);
+      return columnNamedType(type);
     case 'scalar-list':
     case 'array':
-      return nonNullList(scalarType(type.scalar));
+      return nonNullList(columnNamedType(type));
     case 'string':
       return GraphQLString;
     case 'string-list':

@@ -9,7 +9,18 @@ import { qualified, quoteIdent } from '../../../src/pg/quote.js';
  * `int8` through its SQL name, `numeric`, `uuid`, `timestamptz`, `jsonb`, enum types ...).
  * Arrays are lists of their element's scalar (`[Int!]`), as Hasura v2 shows them.
  */
-export type TypeCategory = 'numeric' | 'string' | 'boolean' | 'json' | 'jsonb' | 'datetime' | 'other';
+export type TypeCategory = 'numeric' | 'string' | 'boolean' | 'json' | 'jsonb' | 'datetime' | 'enum' | 'other';
+
+/**
+ * A column that references an enum table (`is_enum`) by a single-column foreign key to
+ * its primary key: GraphQL shows it as the enum `<enum table>_enum` (enum-tables.ts).
+ */
+export interface EnumReference {
+  /** `<enum table's GraphQL name>_enum`. */
+  typeName: string;
+  /** The enum table's rows, sorted by value: the enum's values and their descriptions (the `comment` column). */
+  values: ReadonlyArray<{ name: string; description: string | null }>;
+}
 
 export interface ColumnType {
   /** GraphQL scalar of the value, or of one element for an array column. */
@@ -20,6 +31,8 @@ export interface ColumnType {
   /** SQL type of one element: the column's own type, or its element type for arrays. */
   elementSqlType: string;
   category: TypeCategory;
+  /** Set when the column references an enum table; `scalar` is then the enum's name. */
+  enumOf?: EnumReference;
 }
 
 const BUILT_IN_SCALARS: Record<string, string> = {
@@ -74,6 +87,11 @@ function scalarName(typeName: string, schema: string): string {
 function sqlTypeName(schema: string, name: string): string {
   if (schema === 'pg_catalog' && PLAIN_SQL_NAME.test(name)) return name;
   return schema === 'pg_catalog' ? quoteIdent(name) : qualified(schema, name);
+}
+
+/** The type of a column that references an enum table: the enum in GraphQL, its own SQL type in SQL. */
+export function enumColumnType(type: ColumnType, reference: EnumReference): ColumnType {
+  return { ...type, scalar: reference.typeName, category: 'enum', enumOf: reference };
 }
 
 /** Types with `sum`, `avg`, `stddev`... (Hasura's numeric aggregate fields). */

@@ -1,7 +1,8 @@
 import type { DeletePermission, InsertPermission, Metadata, QualifiedName, Relationship, SelectPermission, TableConfiguration, TableEntry, UpdatePermission } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg/catalog.js';
 import { isGraphqlName } from '../../../src/graphql/name.js';
-import { columnTypeOf, type ColumnType } from './column-types.js';
+import { columnTypeOf, enumColumnType, type ColumnType, type EnumReference } from './column-types.js';
+import { enumReference, NO_ENUM_ROWS, type EnumTableRows } from './enum-tables.js';
 import { buildFunctionsModel, type FunctionsModel } from './function-model.js';
 
 /**
@@ -83,12 +84,14 @@ export interface SourceModel {
   functions: FunctionsModel;
 }
 
-export function buildSourceModel(metadata: Metadata, catalog: Catalog): SourceModel {
+/** `enumRows`: the rows of the enum tables (enum-tables.ts); without them enum tables are plain tables. */
+export function buildSourceModel(metadata: Metadata, catalog: Catalog, enumRows: EnumTableRows = NO_ENUM_ROWS): SourceModel {
   const tables = new Map<string, TableModel>();
+  const enums = enumReferences(metadata, catalog, enumRows);
   for (const entry of metadata.sources[0]?.tables ?? []) {
     const relation = catalog.relations.get(relationKey(entry.table.schema, entry.table.name));
     if (relation === undefined) continue;
-    const model = tableModel(entry, relation, catalog);
+    const model = tableModel(entry, relation, catalog, enums);
     if (model !== null) tables.set(model.key, model);
   }
   return { tables, functions: buildFunctionsModel(metadata, catalog) };
@@ -117,14 +120,39 @@ export function rootFieldsOf(configuration: TableConfiguration, typeName: string
   };
 }
 
-function tableModel(entry: TableEntry, relation: CatalogRelation, catalog: Catalog): TableModel | null {
+/** The enum each tracked enum table with rows makes, by the table's key, with the primary key column the references name. */
+function enumReferences(metadata: Metadata, catalog: Catalog, enumRows: EnumTableRows): Map<string, { column: string; reference: EnumReference }> {
+  const enums = new Map<string, { column: string; reference: EnumReference }>();
+  for (const entry of metadata.sources[0]?.tables ?? []) {
+    const key = relationKey(entry.table.schema, entry.table.name);
+    const read = enumRows.get(key);
+    const relation = catalog.relations.get(key);
+    if (entry.is_enum !== true || read === undefined || !('rows' in read) || relation?.primaryKey.length !== 1 || !isGraphqlName(tableTypeName(entry))) continue;
+    enums.set(key, { column: relation.primaryKey[0]!, reference: enumReference(tableTypeName(entry), read.rows) });
+  }
+  return enums;
+}
+
+/** Hasura's enum reference: a single-column foreign key to an enum table's primary key. */
+function enumOfColumn(relation: CatalogRelation, column: string, enums: Map<string, { column: string; reference: EnumReference }>): EnumReference | null {
+  for (const key of relation.foreignKeys) {
+    if (key.columns.length !== 1 || key.columns[0] !== column) continue;
+    const target = enums.get(relationKey(key.refSchema, key.refTable));
+    if (target !== undefined && key.refColumns[0] === target.column) return target.reference;
+  }
+  return null;
+}
+
+function tableModel(entry: TableEntry, relation: CatalogRelation, catalog: Catalog, enums: Map<string, { column: string; reference: EnumReference }>): TableModel | null {
   const configuration = entry.configuration ?? {};
   const typeName = tableTypeName(entry);
   if (!isGraphqlName(typeName)) return null;
 
   const columns: ColumnModel[] = [];
   for (const column of relation.columns) {
-    const type = columnTypeOf(column);
+    const plain = columnTypeOf(column);
+    const reference = plain === null ? null : enumOfColumn(relation, column.name, enums);
+    const type = plain === null || reference === null ? plain : enumColumnType(plain, reference);
     const fieldName = configuration.column_config?.[column.name]?.custom_name ?? configuration.custom_column_names?.[column.name] ?? column.name;
     if (type === null || !isGraphqlName(fieldName)) continue;
     const description = configuration.column_config?.[column.name]?.comment ?? column.comment;

@@ -23,7 +23,7 @@ import { QUERY_COLLECTION_OPERATIONS } from './query-collections.js';
 import { REMOTE_SCHEMA_OPERATIONS } from './remote-schemas.js';
 import { createArrayRelationship, createObjectRelationship, dropRelationship, renameRelationship } from './relationships.js';
 import { runSql } from './run-sql.js';
-import { setTableCustomization, trackTable, trackTableV2, untrackTable } from './tables.js';
+import { setTableCustomization, setTableIsEnum, trackTable, trackTableV2, untrackTable } from './tables.js';
 
 /** Every `/v1/query` operation by `type` (and `version`); `bulk` is the runner's own. */
 const OPERATIONS: readonly Operation<never>[] = [
@@ -39,6 +39,7 @@ const OPERATIONS: readonly Operation<never>[] = [
   trackTableV2,
   untrackTable,
   setTableCustomization,
+  setTableIsEnum,
   createObjectRelationship,
   createArrayRelationship,
   dropRelationship,
