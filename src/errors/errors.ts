@@ -76,6 +76,8 @@ export const errors = {
   remoteSchemaConflicts: define('remote-schema-conflicts', 400, (field: string) => `node ${field} already exists in current graphql schema`),
   alreadyUntracked: define('already-untracked', 400, (what: string) => what),
   dependencyError: define('dependency-error', 400, (what: string) => what),
+  // Inherited roles whose role sets go round (Hasura's text, Cache.hs orderRoles)
+  roleCycle: define('cyclic-dependency', 400, (cycles: string[][]) => `found cycle(s) in roles: ${cycles.map((cycle) => JSON.stringify(cycle)).join(', ')}`),
   entryNotFound: define('not-found', 400, (what: string) => what),
   inconsistentMetadata: define('unexpected', 400, () => 'cannot continue due to inconsistent metadata'),
   eventBusy: define('busy', 400, () => 'event is already being processed'),

@@ -9,6 +9,7 @@ import { withFunctionsChecked } from './functions-check.js';
 import { NO_REMOTE_FACTS, type RemoteFacts } from '../remote/descriptions.js';
 import { withRemoteSchemasChecked } from './remote-schemas.js';
 import type { InconsistentObject } from './inconsistency.js';
+import { withInheritedRolesChecked } from './inherited-roles-check.js';
 import { laterNameClaims } from './root-fields.js';
 import { withWritePermissionsChecked } from './write-permissions.js';
 
@@ -77,7 +78,8 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: 
   const withFunctions = withFunctionsChecked(withRelationships, catalog, inconsistencies);
   const withSelectPermissions = withSelectPermissionsChecked(withFunctions, catalog, inconsistencies);
   const withWritePermissions = withWritePermissionsChecked(withSelectPermissions, catalog, inconsistencies);
-  return { consistent: withRemoteSchemasChecked(withWritePermissions, catalog, remotes, inconsistencies), inconsistencies, remotes, enumRows };
+  const withRemoteSchemas = withRemoteSchemasChecked(withWritePermissions, catalog, remotes, inconsistencies);
+  return { consistent: withInheritedRolesChecked(withRemoteSchemas, inconsistencies), inconsistencies, remotes, enumRows };
 }
 
 /**

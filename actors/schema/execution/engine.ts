@@ -128,6 +128,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
     }
   }
   for (const role of remotes?.permittedRoles() ?? []) permittedRoles.add(role);
+  for (const entry of metadata.inherited_roles ?? []) permittedRoles.add(entry.role_name);
   // Roles with a backend_only permission get a second runtime for requests that ask for it.
   const backendOnlyRoles = new Set<string>();
   for (const table of model.tables.values()) {

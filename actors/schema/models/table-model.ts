@@ -3,6 +3,7 @@ import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg
 import { isGraphqlName } from '../../../src/graphql/name.js';
 import { columnTypeOf, enumColumnType, type ColumnType, type EnumReference } from './column-types.js';
 import { enumReference, NO_ENUM_ROWS, type EnumTableRows } from './enum-tables.js';
+import { inheritedRolesOf, inheritedWritePermission, selectPermissionParts, type InheritedRoles } from './inherited-roles.js';
 import { buildFunctionsModel, type FunctionsModel } from './function-model.js';
 
 /**
@@ -68,6 +69,12 @@ export interface TableModel {
   insertPermissions: Map<string, InsertPermission>;
   updatePermissions: Map<string, UpdatePermission>;
   deletePermissions: Map<string, DeletePermission>;
+  /**
+   * The select permissions each inherited role without one of its own reads the table
+   * through (inherited-roles.ts); its write permissions, when its parents agree, are in
+   * the maps above like any role's.
+   */
+  inheritedSelect: Map<string, SelectPermission[]>;
   /** Unique and primary key constraints: what an upsert's `on_conflict` may name. */
   uniqueConstraints: ReadonlyArray<{ name: string; columns: string[] }>;
   description: string | null;
@@ -92,9 +99,23 @@ export function buildSourceModel(metadata: Metadata, catalog: Catalog, enumRows:
     const relation = catalog.relations.get(relationKey(entry.table.schema, entry.table.name));
     if (relation === undefined) continue;
     const model = tableModel(entry, relation, catalog, enums);
-    if (model !== null) tables.set(model.key, model);
+    if (model !== null) tables.set(model.key, withInheritedRoles(model, inheritedRolesOf(metadata)));
   }
   return { tables, functions: buildFunctionsModel(metadata, catalog) };
+}
+
+/** The table's permissions of the inherited roles that do not define their own. */
+function withInheritedRoles(model: TableModel, roles: InheritedRoles): TableModel {
+  for (const role of roles.keys()) {
+    for (const own of [model.insertPermissions, model.updatePermissions, model.deletePermissions] as Map<string, unknown>[]) {
+      const inherited = inheritedWritePermission(role, own, roles);
+      if (inherited.kind === 'defined' && !own.has(role)) own.set(role, inherited.permission);
+    }
+    if (model.selectPermissions.has(role)) continue;
+    const parts = selectPermissionParts(role, model.selectPermissions, roles);
+    if (parts.length > 0) model.inheritedSelect.set(role, parts);
+  }
+  return model;
 }
 
 /** The base of a tracked table's GraphQL names: its custom name, else `<name>` or `<schema>_<name>`. */
@@ -182,6 +203,7 @@ function tableModel(entry: TableEntry, relation: CatalogRelation, catalog: Catal
     insertPermissions: new Map((entry.insert_permissions ?? []).map((item) => [item.role, item.permission])),
     updatePermissions: new Map((entry.update_permissions ?? []).map((item) => [item.role, item.permission])),
     deletePermissions: new Map((entry.delete_permissions ?? []).map((item) => [item.role, item.permission])),
+    inheritedSelect: new Map(),
     uniqueConstraints: relation.uniqueConstraints,
     description: configuration.comment ?? relation.comment,
     ordinaryTable: relation.kind === 'r',

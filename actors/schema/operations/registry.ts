@@ -23,6 +23,7 @@ import { QUERY_COLLECTION_OPERATIONS } from './query-collections.js';
 import { REMOTE_SCHEMA_OPERATIONS } from './remote-schemas.js';
 import { createArrayRelationship, createObjectRelationship, dropRelationship, renameRelationship } from './relationships.js';
 import { runSql } from './run-sql.js';
+import { addInheritedRole, dropInheritedRole } from './inherited-roles.js';
 import { setTableCustomization, setTableIsEnum, trackTable, trackTableV2, untrackTable } from './tables.js';
 
 /** Every `/v1/query` operation by `type` (and `version`); `bulk` is the runner's own. */
@@ -68,6 +69,8 @@ const OPERATIONS: readonly Operation<never>[] = [
   ...QUERY_COLLECTION_OPERATIONS,
   ...ALLOWLIST_OPERATIONS,
   setGraphqlSchemaIntrospectionOptions,
+  addInheritedRole,
+  dropInheritedRole,
   ...DATA_API_OPERATIONS,
 ] as Operation<never>[];
 

@@ -5,6 +5,7 @@ import { quoteIdent } from '../../../src/pg/quote.js';
 import { relayNames } from '../models/relay-access.js';
 import type { TableAccess } from '../models/role-access.js';
 import { readSource, type CompileContext } from './context.js';
+import { visibleRows } from './redaction.js';
 import { cursorCondition, cursorExpression, cursorKeys } from './cursor.js';
 import { argumentsOf, collectFields, subSelections, type CollectedField } from './fields.js';
 import type { Input } from './input.js';
@@ -123,7 +124,7 @@ function filteredRows(context: CompileContext, access: TableAccess, alias: strin
   if (distinctOn.length > 0 && !distinctOn.every((expression) => requested.slice(0, distinctOn.length).some((key) => key.expression === expression))) {
     throw errors.distinctOnMismatch(`${field.path}.args`);
   }
-  const table = `${source ?? readSource(context, access)} as ${quoteIdent(alias)}`;
+  const table = `${visibleRows(context, access, source ?? readSource(context, access))} as ${quoteIdent(alias)}`;
   const whereText = conditions.length === 0 ? '' : ` where ${and(conditions)}`;
   const sql = distinctOn.length === 0
     ? `select * from ${table}${whereText}`

@@ -1,7 +1,8 @@
 import type { TableAccess } from '../models/role-access.js';
 import type { RelationshipModel } from '../models/table-model.js';
 import { invariant } from '../../../src/errors/service-error.js';
-import { readFrom, tableAccessOf, type CompileContext } from './context.js';
+import { tableAccessOf, type CompileContext } from './context.js';
+import { readVisible } from './redaction.js';
 import { AGGREGATE_FUNCTIONS } from '../models/aggregate-functions.js';
 import { compileComputedScalar } from './computed-scalar.js';
 import type { Input } from './input.js';
@@ -93,7 +94,7 @@ function relatedRows(context: CompileContext, relationship: RelationshipModel, p
   const conditions = [joinCondition(relationship, parentAlias, alias)];
   const filter = permissionFilter(context, relatedAccess, alias);
   if (filter !== null) conditions.push(filter);
-  return { access: relatedAccess, alias, from: `from ${readFrom(context, relatedAccess.model.table, alias)} where ${and(conditions)}` };
+  return { access: relatedAccess, alias, from: `from ${readVisible(context, relatedAccess, alias)} where ${and(conditions)}` };
 }
 
 function direction(context: CompileContext, input: Input): Pick<OrderKey, 'direction' | 'nulls'> {

@@ -1,6 +1,7 @@
 import { errors } from '../../../src/errors/errors.js';
 import type { TableAccess } from '../models/role-access.js';
 import { readSource, type CompileContext } from './context.js';
+import { visibleRows } from './redaction.js';
 import { argumentsOf, type CollectedField } from './fields.js';
 import type { Input } from './input.js';
 import { renderRows, type RowSet } from './row-set.js';
@@ -44,7 +45,7 @@ export function compileStream(context: CompileContext, access: TableAccess, fiel
   const rows: RowSet = {
     access,
     alias,
-    source: readSource(context, access),
+    source: visibleRows(context, access, readSource(context, access)),
     conditions,
     orderKeys: [{ expression: columnSql, direction, nulls: 'last' }],
     distinctOn: [],

@@ -5,6 +5,7 @@ import { relationKey } from '../../../src/pg/catalog.js';
 import type { BoolExp } from '../../../src/metadata/types.js';
 import { INT_TYPE, type ColumnType } from '../models/column-types.js';
 import { readFrom, tableAccessOf, type CompileContext } from './context.js';
+import { readVisible } from './redaction.js';
 import { inputArgumentsOf, type ComputedFieldModel } from '../models/function-model.js';
 import { quoteIdent } from '../../../src/pg/quote.js';
 import { countExpression } from './aggregate.js';
@@ -152,7 +153,7 @@ function relationshipCondition(context: CompileContext, scope: Scope, relationsh
   if (filter !== null) conditions.push(filter);
   const inner = boolExp(context, nested, value);
   if (inner !== 'true') conditions.push(inner);
-  return `exists (select 1 from ${readFrom(context, nested.table.table, alias)} where ${and(conditions)})`;
+  return `exists (select 1 from ${readRelated(context, nested, alias)} where ${and(conditions)})`;
 }
 
 /** `<rel>_aggregate`: in a query, an aggregate field the role may use; in a permission, any array relationship's. */
@@ -189,10 +190,15 @@ function aggregateCondition(context: CompileContext, scope: Scope, relationship:
     const count = countExpression(alias, columns, distinctInput !== undefined && !reader.isNull(distinctInput) && reader.boolean(distinctInput));
     const predicate = args.get('predicate');
     if (predicate === undefined || reader.isNull(predicate)) throw errors.missingField(input.path, 'predicate');
-    const subject = `(select ${count} from ${readFrom(context, nested.scope.table.table, alias)} where ${and(rows)})`;
+    const subject = `(select ${count} from ${readRelated(context, nested.scope, alias)} where ${and(rows)})`;
     conditions.push(comparison(context, scope, { subject, type: INT_TYPE }, predicate));
   }
   return and(conditions);
+}
+
+/** Related rows: in a query as the role sees them (redaction.ts), in a permission as they are. */
+function readRelated(context: CompileContext, scope: Scope, alias: string): string {
+  return scope.mode === 'query' ? readVisible(context, scope.access!, alias) : readFrom(context, scope.table.table, alias);
 }
 
 /** The scope of rows reached through a relationship, and in a query the role's filter on them. */
