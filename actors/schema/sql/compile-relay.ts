@@ -5,7 +5,6 @@ import type { TableAccess } from '../models/role-access.js';
 import { QUERY_ROOT } from '../models/type-names.js';
 import type { CompiledOperation, CompileRequest } from './compile-operation.js';
 import { compileContext, type CompileContext } from './context.js';
-import { readVisible } from './redaction.js';
 import { compileConnection } from './connection.js';
 import { argumentsOf, collectFields, type CollectedField } from './fields.js';
 import { functionCall } from './function-call.js';
@@ -13,7 +12,7 @@ import { checkKeyValues, decodeNodeId, nodeIdExpression } from './node-id.js';
 import { joinCondition } from './relationships.js';
 import { rowObject } from './select.js';
 import { and, columnRef, jsonObject, nameLiteral } from './sql-text.js';
-import { permissionFilter } from './where.js';
+import { permissionFilter, readVisible } from './where.js';
 
 /**
  * Compiles a query of the Relay API into ONE statement, as compileOperation does for

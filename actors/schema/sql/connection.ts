@@ -5,7 +5,6 @@ import { quoteIdent } from '../../../src/pg/quote.js';
 import { relayNames } from '../models/relay-access.js';
 import type { TableAccess } from '../models/role-access.js';
 import { readSource, type CompileContext } from './context.js';
-import { visibleRows } from './redaction.js';
 import { cursorCondition, cursorExpression, cursorKeys } from './cursor.js';
 import { argumentsOf, collectFields, subSelections, type CollectedField } from './fields.js';
 import type { Input } from './input.js';
@@ -13,6 +12,7 @@ import { compileOrderBy, renderOrderKeys, type OrderKey } from './order-by.js';
 import { and, columnRef, jsonObject, nameLiteral, or } from './sql-text.js';
 import { rowObject } from './select.js';
 import { rowConditions } from './row-set.js';
+import { visibleRows } from './where.js';
 
 /**
  * `<t>_connection(where, order_by, distinct_on, first, last, after, before)` (Relay's

@@ -6,8 +6,7 @@ import type { CompileContext } from './context.js';
 import { collectFields, subSelections, type CollectedField } from './fields.js';
 import { rowObject } from './select.js';
 import { and, jsonObject, nameLiteral } from './sql-text.js';
-import { permissionFilter } from './where.js';
-import { redactedColumns, redactedFilter } from './redaction.js';
+import { permissionFilter, redactedView } from './where.js';
 import { quoteIdent } from '../../../src/pg/quote.js';
 
 /**
@@ -68,12 +67,13 @@ function returningList(context: CompileContext, readable: TableAccess, rows: Row
  */
 function fromClause(context: CompileContext, readable: TableAccess, rows: RowsSource, alias: string): { from: string; rowAlias: string } {
   const rowAlias = readable.redacted === null ? alias : context.aliases.fresh();
+  const redacted = readable.redacted === null ? null : redactedView(context, readable, rowAlias);
   const conditions: string[] = [];
   const restriction = rows.where(rowAlias);
   if (restriction !== null) conditions.push(restriction);
-  const filter = readable.redacted === null ? permissionFilter(context, readable, alias) : redactedFilter(context, readable, rowAlias);
+  const filter = redacted === null ? permissionFilter(context, readable, alias) : redacted.filter;
   if (filter !== null) conditions.push(filter);
-  const view = readable.redacted === null ? '' : ` cross join lateral (select ${redactedColumns(context, readable, rowAlias)}) as ${quoteIdent(alias)}`;
+  const view = redacted === null ? '' : ` cross join lateral (select ${redacted.columns}) as ${quoteIdent(alias)}`;
   return { from: `from ${rows.from(rowAlias)}${view}${conditions.length === 0 ? '' : ` where ${and(conditions)}`}`, rowAlias };
 }
 

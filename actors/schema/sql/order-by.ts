@@ -2,13 +2,12 @@ import type { TableAccess } from '../models/role-access.js';
 import type { RelationshipModel } from '../models/table-model.js';
 import { invariant } from '../../../src/errors/service-error.js';
 import { tableAccessOf, type CompileContext } from './context.js';
-import { readVisible } from './redaction.js';
 import { AGGREGATE_FUNCTIONS } from '../models/aggregate-functions.js';
 import { compileComputedScalar } from './computed-scalar.js';
 import type { Input } from './input.js';
 import { joinCondition } from './relationships.js';
 import { and, columnRef } from './sql-text.js';
-import { permissionFilter } from './where.js';
+import { permissionFilter, readVisible } from './where.js';
 
 /**
  * `order_by: [<table>_order_by!]` to sort keys: columns, columns of object relationships

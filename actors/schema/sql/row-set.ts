@@ -6,8 +6,7 @@ import { argumentsOf, type CollectedField } from './fields.js';
 import type { Input } from './input.js';
 import { compileOrderBy, renderOrderKeys, type OrderKey } from './order-by.js';
 import { and, columnRef } from './sql-text.js';
-import { compileWhere, permissionFilter } from './where.js';
-import { visibleRows } from './redaction.js';
+import { compileWhere, permissionFilter, visibleRows } from './where.js';
 
 /**
  * The rows a list or aggregate field reads: its table under an alias, filtered by the

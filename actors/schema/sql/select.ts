@@ -8,14 +8,13 @@ import { compileAggregateSelection } from './aggregate.js';
 import { compileComputedScalar } from './computed-scalar.js';
 import { functionCall, rowArgument } from './function-call.js';
 import { tableAccessOf, type CompileContext } from './context.js';
-import { readVisible } from './redaction.js';
 import { argumentsOf, collectFields, subSelections, type CollectedField } from './fields.js';
 import { rowSet, renderRows, type RowSet } from './row-set.js';
 import { renderOrderKeys } from './order-by.js';
 import { parseJsonPath } from './json-path.js';
 import { joinCondition } from './relationships.js';
 import { and, columnRef, jsonObject, nameLiteral } from './sql-text.js';
-import { permissionFilter } from './where.js';
+import { permissionFilter, readVisible } from './where.js';
 import { outputValue, scalarOutput } from './output-value.js';
 
 /**

@@ -1,13 +1,12 @@
 import { errors } from '../../../src/errors/errors.js';
 import type { TableAccess } from '../models/role-access.js';
 import { readSource, type CompileContext } from './context.js';
-import { visibleRows } from './redaction.js';
 import { argumentsOf, type CollectedField } from './fields.js';
 import type { Input } from './input.js';
 import { renderRows, type RowSet } from './row-set.js';
 import { rowObject } from './select.js';
 import { columnRef } from './sql-text.js';
-import { compileWhere, permissionFilter } from './where.js';
+import { compileWhere, permissionFilter, visibleRows } from './where.js';
 
 /**
  * `<t>_stream(batch_size, cursor: [{initial_value: {<column>: v}, ordering}], where)`

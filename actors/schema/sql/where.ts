@@ -4,8 +4,8 @@ import type { TableAccess } from '../models/role-access.js';
 import { relationKey } from '../../../src/pg/catalog.js';
 import type { BoolExp } from '../../../src/metadata/types.js';
 import { INT_TYPE, type ColumnType } from '../models/column-types.js';
-import { readFrom, tableAccessOf, type CompileContext } from './context.js';
-import { readVisible } from './redaction.js';
+import { readFrom, readSource, tableAccessOf, type CompileContext } from './context.js';
+import { redactedColumns, visibleRows as visibleRowsOf } from './redaction.js';
 import { inputArgumentsOf, type ComputedFieldModel } from '../models/function-model.js';
 import { quoteIdent } from '../../../src/pg/quote.js';
 import { countExpression } from './aggregate.js';
@@ -53,6 +53,23 @@ export function permissionFilter(context: CompileContext, access: TableAccess, a
   if (access.filter === null) return null;
   const scope: Scope = { mode: 'permission', table: access.model, access: null, alias, rootAlias: alias };
   return boolExp(context, scope, permissionInput(access.filter, '$'));
+}
+
+/** The rows of `access`'s table (or of `source`) the role reads, as it sees them (redaction.ts). */
+export function visibleRows(context: CompileContext, access: TableAccess, source: string): string {
+  return visibleRowsOf(context, access, source, (filter, alias) => permissionCondition(context, access.model, filter, alias));
+}
+
+/** `<table, or its visible rows> as "alias"`: a read of the table's rows by the role. */
+export function readVisible(context: CompileContext, access: TableAccess, alias: string): string {
+  return `${visibleRows(context, access, readSource(context, access))} as ${quoteIdent(alias)}`;
+}
+
+/** For rows read raw under `alias` (written rows): the role's view of their columns and the filter of its rows (redaction.ts). */
+export function redactedView(context: CompileContext, access: TableAccess, alias: string): { columns: string; filter: string | null } {
+  const condition = (filter: BoolExp, on: string) => permissionCondition(context, access.model, filter, on);
+  const filter = access.redacted?.filter ?? null;
+  return { columns: redactedColumns(access, alias, condition), filter: filter === null ? null : condition(filter, alias) };
 }
 
 /** A permission's boolean expression (an insert or update `check`, an update or delete `filter`) on `table` under `alias`. */
