@@ -129,7 +129,12 @@ describe('set_table_is_enum', () => {
 
   it('track_table takes is_enum, on /v1/query and as pg_track_table on /v1/metadata; pg_set_table_is_enum works there too', async () => {
     await engine.query({ type: 'clear_metadata', args: {} });
-    await ok({ type: 'track_table', args: { name: 'colors', is_enum: true } });
+    const viaMetadata = await fetch(`${engine.url}/v1/metadata`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'pg_track_table', args: { source: 'default', table: 'colors', is_enum: true } }),
+    });
+    expect(await viaMetadata.json()).toEqual({ message: 'success' });
     await ok({ type: 'track_table', version: 2, args: { table: 'weekdays', is_enum: true, configuration: { custom_name: 'days' } } });
     await ok({ type: 'track_table', args: { name: 'employees' } });
     const days = (await gql('{ __type(name: "days_enum") { name } }')).data.__type;

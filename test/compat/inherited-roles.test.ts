@@ -105,6 +105,16 @@ describe('select permissions of an inherited role', () => {
     expect((await gql('manager_staff', '{ employee { salary } }')).errors[0].extensions.code).toBe('validation-failed');
   });
 
+  it('the v1 data API reads as GraphQL does: the same rows, nulls and hidden values', async () => {
+    const select = await engine.query({ type: 'select', args: { table: 'employee', columns: ['id', 'salary'], where: { id: { _in: [1, 4] } }, order_by: ['id'] } }, as('manager_staff'));
+    expect(select.json).toEqual([{ id: 1, salary: 100 }, { id: 4, salary: null }]);
+    const probed = await engine.query({ type: 'count', args: { table: 'employee', where: { salary: { _gte: 400 } } } }, as('manager_staff'));
+    expect(probed.json, JSON.stringify(probed.json)).toEqual({ count: 0 });
+    const inserted = await engine.query({ type: 'insert', args: { table: 'employee', objects: [{ id: 103, name: 'n', salary: 7, manager_id: 1 }], returning: ['id', 'salary'] } }, as('manager_staff'));
+    expect(inserted.json).toEqual({ affected_rows: 1, returning: [{ id: 103, salary: 7 }] });
+    await db.sql('delete from employee where id = 103');
+  });
+
   it('serves a JWT whose allowed roles hold the inherited role', async () => {
     const token = await sign({ [NAMESPACE]: { 'x-service-allowed-roles': ['manager_staff'], 'x-service-default-role': 'manager_staff', 'x-service-user-id': '1' } }, hsKey());
     const result = await engine.graphql({ query: '{ employee(where: {id: {_in: [1, 4]}}, order_by: {id: asc}) { id salary } }' }, { authorization: `Bearer ${token}` });

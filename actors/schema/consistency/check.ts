@@ -79,7 +79,7 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: 
   const withSelectPermissions = withSelectPermissionsChecked(withFunctions, catalog, inconsistencies);
   const withWritePermissions = withWritePermissionsChecked(withSelectPermissions, catalog, inconsistencies);
   const withRemoteSchemas = withRemoteSchemasChecked(withWritePermissions, catalog, remotes, inconsistencies);
-  return { consistent: withInheritedRolesChecked(withRemoteSchemas, inconsistencies), inconsistencies, remotes, enumRows };
+  return { consistent: withInheritedRolesChecked(withRemoteSchemas, metadata, inconsistencies), inconsistencies, remotes, enumRows };
 }
 
 /**

@@ -6,14 +6,15 @@ import { INHERITED_PERMISSION_CONFLICT, type InconsistentObject } from './incons
 const WRITE_KINDS = ['insert', 'update', 'delete'] as const;
 
 /**
- * Inherited roles whose role set names a role the metadata does not know (no permission
+ * Inherited roles whose role set names a role `declared` (the metadata as written) does not know (no permission
  * anywhere, not an inherited role) are inconsistent and left out, with Hasura's reason;
  * write permissions their parents disagree on are reported (Hasura's informational
  * "inherited role permission inconsistency"), the role getting none there.
  */
-export function withInheritedRolesChecked(metadata: Metadata, inconsistencies: InconsistentObject[]): Metadata {
+export function withInheritedRolesChecked(metadata: Metadata, declared: Metadata, inconsistencies: InconsistentObject[]): Metadata {
   if ((metadata.inherited_roles ?? []).length === 0) return metadata;
-  const roles = knownRoles(metadata);
+  // Roles are known by the metadata as written, inconsistent permissions included (Hasura's allRoles).
+  const roles = knownRoles(declared);
   const inherited_roles = metadata.inherited_roles!.filter((entry) => {
     const missing = [...new Set(entry.role_set)].filter((role) => !roles.has(role));
     if (missing.length === 0) return true;

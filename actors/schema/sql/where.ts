@@ -236,7 +236,8 @@ function columnOf(scope: Scope, name: string): ColumnModel | undefined {
   if (scope.mode === 'permission') return scope.table.columnsByName.get(name);
   if (scope.sqlNames !== true) return scope.access!.columnsByField.get(name);
   const column = scope.table.columnsByName.get(name);
-  return column !== undefined && scope.access!.columnsByField.get(column.fieldName) === column ? column : undefined;
+  const permitted = column === undefined ? undefined : scope.access!.columnsByField.get(column.fieldName);
+  return permitted?.name === name ? permitted : undefined;
 }
 
 function columnNamed(scope: Scope, name: string, input: Input): string {
