@@ -107,6 +107,16 @@ describe('set_table_is_enum', () => {
     expect((await engine.query({ type: 'select', args: { table: 'employees', columns: ['id'], where: { favorite_color: 'red' } } })).json).toEqual([{ id: 1 }]);
   });
 
+  it('filters permissions by enum values, and refuses text operators on an enum column there', async () => {
+    await markEnums();
+    await ok({ type: 'create_select_permission', args: { table: 'employees', role: 'user', permission: { columns: ['id', 'favorite_color'], filter: { favorite_color: { _in: ['red', 'blue'] } } } } });
+    const rows = await engine.graphql({ query: '{ employees(order_by: {id: asc}) { id favorite_color } }' }, { 'x-service-role': 'user' });
+    expect(rows.json).toEqual({ data: { employees: [{ id: 1, favorite_color: 'red' }, { id: 2, favorite_color: 'blue' }] } });
+    const like = await engine.query({ type: 'create_select_permission', args: { table: 'employees', role: 'other', permission: { columns: ['id'], filter: { favorite_color: { _like: 'r%' } } } } });
+    expect(like.status).toBe(400);
+    expect(like.json.error).toContain('unknown operator "_like" for a column of type "colors_enum"');
+  });
+
   it('leaves enum columns out of min and max, as Hasura does', async () => {
     await markEnums();
     const fields = (await gql('{ __type(name: "employees_max_fields") { fields { name } } }')).data.__type.fields.map((field: any) => field.name);

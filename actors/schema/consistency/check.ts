@@ -76,8 +76,9 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: 
 
   const withRelationships: Metadata = { ...metadata, sources: [{ ...source, tables }, ...metadata.sources.slice(1)] };
   const withFunctions = withFunctionsChecked(withRelationships, catalog, inconsistencies);
-  const withSelectPermissions = withSelectPermissionsChecked(withFunctions, catalog, inconsistencies);
-  const withWritePermissions = withWritePermissionsChecked(withSelectPermissions, catalog, inconsistencies);
+  // Enum columns offer only equality and membership, so permissions are judged with their enums.
+  const withSelectPermissions = withSelectPermissionsChecked(withFunctions, catalog, inconsistencies, enumRows);
+  const withWritePermissions = withWritePermissionsChecked(withSelectPermissions, catalog, inconsistencies, enumRows);
   const withRemoteSchemas = withRemoteSchemasChecked(withWritePermissions, catalog, remotes, inconsistencies);
   return { consistent: withInheritedRolesChecked(withRemoteSchemas, metadata, inconsistencies), inconsistencies, remotes, enumRows };
 }
@@ -86,9 +87,9 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: 
  * Select permissions go last: their filters may traverse relationships, so they are
  * checked against the tables as served, after broken relationships are taken out.
  */
-function withSelectPermissionsChecked(metadata: Metadata, catalog: Catalog, inconsistencies: InconsistentObject[]): Metadata {
+function withSelectPermissionsChecked(metadata: Metadata, catalog: Catalog, inconsistencies: InconsistentObject[], enumRows: EnumTableRows): Metadata {
   const source = metadata.sources[0]!;
-  const model = buildSourceModel(metadata, catalog);
+  const model = buildSourceModel(metadata, catalog, enumRows);
   const tables = source.tables.map((entry) => {
     if (entry.select_permissions === undefined) return entry;
     const key = relationKey(entry.table.schema, entry.table.name);
