@@ -28,6 +28,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   await db.sql(`
     create table employee (id integer primary key, name text not null, salary integer not null, title text not null default 'new', manager_id integer);
+    create function touch_employee(emp_id integer) returns setof employee as $$ update employee set name = name where id = emp_id returning * $$ language sql volatile;
     insert into employee select i, 'e' || i, i * 100, 't' || i, case when i <= 3 then 1 else 2 end from generate_series(1, 12) as i;
   `);
   engine = await startTestEngine({ databaseUrl: db.url, env: { SERVICE_GRAPHQL_ADMIN_SECRET: SECRET, SERVICE_GRAPHQL_JWT_SECRET: JSON.stringify({ type: 'HS256', key: HS_SECRET }) } });
@@ -53,6 +54,8 @@ beforeEach(async () => {
       { type: 'create_update_permission', args: { table, role: 'manager', permission: { columns: ['salary'], filter: {} } } },
       { type: 'create_update_permission', args: { table, role: 'staff', permission: { columns: ['title'], filter: {} } } },
       { type: 'create_delete_permission', args: { table, role: 'manager', permission: { filter: { id: { _gt: 100 } } } } },
+      { type: 'track_function', version: 2, args: { function: 'touch_employee', configuration: { exposed_as: 'mutation' } } },
+      { type: 'create_function_permission', args: { function: 'touch_employee', role: 'manager' } },
       { type: 'add_inherited_role', args: { role_name: 'manager_staff', role_set: ['manager', 'staff'] } },
     ],
   });
@@ -138,6 +141,11 @@ describe('write permissions of an inherited role', () => {
       name: 'manager_staff',
       entity: { permission_type: 'update', source: 'default', table: 'employee' },
     }]);
+  });
+
+  it('may call a function any parent may call', async () => {
+    expect(await gql('manager_staff', 'mutation { touch_employee(args: {emp_id: 4}) { id salary } }')).toEqual({ data: { touch_employee: [{ id: 4, salary: null }] } });
+    expect((await gql('staff', 'mutation { touch_employee(args: {emp_id: 4}) { id } }')).errors[0].extensions.code).toBe('validation-failed');
   });
 
   it('an update permission of the inherited role itself ends the conflict', async () => {

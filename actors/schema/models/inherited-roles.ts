@@ -8,6 +8,7 @@ import type { InheritedRoleEntry, Metadata, SelectPermission } from '../../../sr
  * - Insert, update and delete permissions are inherited only when every parent that has
  *   one has the same one; parents that differ leave the role without it, reported as an
  *   "inherited role permission inconsistency" that blocks nothing (Hasura's is informational).
+ * - A function permission (a yes or no) is inherited when any parent has it.
  * - A permission defined for the inherited role itself replaces what it would inherit.
  */
 export type InheritedRoles = ReadonlyMap<string, readonly string[]>;
@@ -55,6 +56,21 @@ export function selectPermissionParts(role: string, own: ReadonlyMap<string, Sel
     for (const part of selectPermissionParts(parent, own, roles, inside)) if (!parts.some((known) => samePermission(known, part))) parts.push(part);
   }
   return parts;
+}
+
+/** `permitted` and the inherited roles some parent of which (at any depth) is in it. */
+export function withInheritingRoles(permitted: ReadonlySet<string>, roles: InheritedRoles): Set<string> {
+  const all = new Set(permitted);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [role, parents] of roles) {
+      if (all.has(role) || !parents.some((parent) => all.has(parent))) continue;
+      all.add(role);
+      grew = true;
+    }
+  }
+  return all;
 }
 
 /** Every role the metadata names in a permission, and the inherited roles: what a role set may name. */
