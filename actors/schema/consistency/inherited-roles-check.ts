@@ -1,6 +1,6 @@
 import { displayName } from '../../../src/metadata/names.js';
 import type { Metadata, PermissionEntry } from '../../../src/metadata/types.js';
-import { inheritedRolesOf, inheritedWritePermission, knownRoles } from '../models/inherited-roles.js';
+import { inheritedRolesOf, inheritedPermission, knownRoles } from '../models/inherited-roles.js';
 import { INHERITED_PERMISSION_CONFLICT, type InconsistentObject } from './inconsistency.js';
 
 const WRITE_KINDS = ['insert', 'update', 'delete'] as const;
@@ -32,7 +32,7 @@ export function withInheritedRolesChecked(metadata: Metadata, declared: Metadata
       for (const kind of WRITE_KINDS) {
         const own = new Map(((table[`${kind}_permissions`] ?? []) as PermissionEntry<unknown>[]).map((item) => [item.role, item.permission]));
         for (const role of inherited.keys()) {
-          if (inheritedWritePermission(role, own, inherited).kind !== 'conflict') continue;
+          if (inheritedPermission(role, own, inherited).kind !== 'conflict') continue;
           inconsistencies.push({
             type: INHERITED_PERMISSION_CONFLICT,
             reason: `Could not inherit permission for the role '${role}' for the entity: '${kind} permission, table: ${displayName(table.table)}, source: '${source.name}''`,

@@ -25,7 +25,7 @@ export type Inherited<P> = { kind: 'none' } | { kind: 'conflict' } | { kind: 'de
  * parents' (CheckPermission's monoid: none is neutral, a conflict wins, two definitions
  * must agree).
  */
-export function inheritedWritePermission<P>(role: string, own: ReadonlyMap<string, P>, roles: InheritedRoles, visiting: ReadonlySet<string> = new Set()): Inherited<P> {
+export function inheritedPermission<P>(role: string, own: ReadonlyMap<string, P>, roles: InheritedRoles, visiting: ReadonlySet<string> = new Set()): Inherited<P> {
   const defined = own.get(role);
   if (defined !== undefined) return { kind: 'defined', permission: defined };
   const parents = roles.get(role);
@@ -33,7 +33,7 @@ export function inheritedWritePermission<P>(role: string, own: ReadonlyMap<strin
   const inside = new Set(visiting).add(role);
   let combined: Inherited<P> = { kind: 'none' };
   for (const parent of parents) {
-    const next = inheritedWritePermission(parent, own, roles, inside);
+    const next = inheritedPermission(parent, own, roles, inside);
     if (next.kind === 'none' || combined.kind === 'conflict') continue;
     if (next.kind === 'conflict' || (combined.kind === 'defined' && !samePermission(combined.permission, next.permission))) combined = { kind: 'conflict' };
     else combined = next;

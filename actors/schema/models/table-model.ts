@@ -3,7 +3,7 @@ import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg
 import { isGraphqlName } from '../../../src/graphql/name.js';
 import { columnTypeOf, enumColumnType, type ColumnType, type EnumReference } from './column-types.js';
 import { enumReference, NO_ENUM_ROWS, type EnumTableRows } from './enum-tables.js';
-import { inheritedRolesOf, inheritedWritePermission, selectPermissionParts, type InheritedRoles } from './inherited-roles.js';
+import { inheritedRolesOf, inheritedPermission, selectPermissionParts, type InheritedRoles } from './inherited-roles.js';
 import { buildFunctionsModel, type FunctionsModel } from './function-model.js';
 
 /**
@@ -108,7 +108,7 @@ export function buildSourceModel(metadata: Metadata, catalog: Catalog, enumRows:
 function withInheritedRoles(model: TableModel, roles: InheritedRoles): TableModel {
   for (const role of roles.keys()) {
     for (const own of [model.insertPermissions, model.updatePermissions, model.deletePermissions] as Map<string, unknown>[]) {
-      const inherited = inheritedWritePermission(role, own, roles);
+      const inherited = inheritedPermission(role, own, roles);
       if (inherited.kind === 'defined' && !own.has(role)) own.set(role, inherited.permission);
     }
     if (model.selectPermissions.has(role)) continue;
