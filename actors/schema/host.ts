@@ -5,6 +5,7 @@ import type { Metadata } from '../../src/metadata/types.js';
 import { introspectCatalog, type Catalog } from '../../src/pg/catalog.js';
 import type { Pool, PoolClient } from '../../src/pg/pool.js';
 import { checkConsistency, type ConsistencyReport } from './consistency/check.js';
+import { EnumRowsReader } from './consistency/enum-rows.js';
 import type { GraphqlEngineOptions } from './execution/engine.js';
 import { RemoteDescriber } from './remote/descriptions.js';
 import { withRemoteCatalog, type RemoteServingOptions } from './remote/snapshot-pointers.js';
@@ -29,12 +30,14 @@ export class SchemaHost {
   /** Settings every GraphQL engine this host builds is built with (inferred function permissions). */
   readonly #engine: GraphqlEngineOptions;
   readonly #describer: RemoteDescriber;
+  readonly #enumRows: EnumRowsReader;
   /** Asks another actor (the remote-schema actor, for the consistency check) outside any request. */
   readonly #ask: () => ActorRequest;
 
-  private constructor(state: SchemaState, store: MetadataStore, db: Pool, log: Logger, remote: RemoteServingOptions, engine: GraphqlEngineOptions, ask: () => ActorRequest, describer: RemoteDescriber) {
+  private constructor(state: SchemaState, store: MetadataStore, db: Pool, log: Logger, remote: RemoteServingOptions, engine: GraphqlEngineOptions, ask: () => ActorRequest, describer: RemoteDescriber, enumRows: EnumRowsReader) {
     this.#state = state;
     this.#describer = describer;
+    this.#enumRows = enumRows;
     this.#store = store;
     this.#db = db;
     this.#log = log;
@@ -46,10 +49,12 @@ export class SchemaHost {
   /** `remote`: how remote schemas are served here (permissions flag, outages found at start). */
   static async load(store: MetadataStore, db: Pool, log: Logger, remote: RemoteServingOptions, engine: GraphqlEngineOptions, ask: () => ActorRequest): Promise<SchemaHost> {
     const describer = new RemoteDescriber();
+    const enumRows = new EnumRowsReader();
     const stored = await store.read();
     const catalog = await withRemoteCatalog(await introspectCatalog(db), db, remote);
-    const report = checkConsistency(stored.metadata, catalog, await describer.describe(stored.metadata, catalog, ask()));
-    return new SchemaHost(buildState(stored.resourceVersion, stored.metadata, catalog, report, engine), store, db, log, remote, engine, ask, describer);
+    const remotes = await describer.describe(stored.metadata, catalog, ask());
+    const report = checkConsistency(stored.metadata, catalog, remotes, await enumRows.read(stored.metadata, catalog, db));
+    return new SchemaHost(buildState(stored.resourceVersion, stored.metadata, catalog, report, engine), store, db, log, remote, engine, ask, describer, enumRows);
   }
 
   get state(): SchemaState {
@@ -65,9 +70,14 @@ export class SchemaHost {
     return withRemoteCatalog(await introspectCatalog(client ?? this.#db), client ?? this.#db, this.#remote);
   }
 
-  /** Checks `metadata` against `catalog`, its remote schemas described by the remote-schema actor (asked with `ask`). */
-  async check(metadata: Metadata, catalog: Catalog, ask: ActorRequest = this.#ask()): Promise<ConsistencyReport> {
-    return checkConsistency(metadata, catalog, await this.#describer.describe(metadata, catalog, ask));
+  /**
+   * Checks `metadata` against `catalog`, its remote schemas described by the remote-schema
+   * actor (asked with `ask`), its enum tables' rows read through `reader` (the request's
+   * transaction, when the catalog was read in it).
+   */
+  async check(metadata: Metadata, catalog: Catalog, ask: ActorRequest = this.#ask(), reader: Pool | PoolClient = this.#db): Promise<ConsistencyReport> {
+    const remotes = await this.#describer.describe(metadata, catalog, ask);
+    return checkConsistency(metadata, catalog, remotes, await this.#enumRows.read(metadata, catalog, reader));
   }
 
   /** Runs metadata operations of this instance one at a time. */

@@ -12,6 +12,7 @@ import { validate } from '../../src/schemas/validator.js';
 import { isAdmin, type Session } from '../../src/session/session.js';
 import type { ConsistencyReport } from './consistency/check.js';
 import { newInconsistencies } from './consistency/inconsistency.js';
+import { roleCycles } from './models/inherited-roles.js';
 import { operationFor, requiredResourceVersion } from './endpoints/endpoint.js';
 import type { QueryRequest } from './endpoints/request.js';
 import type { Committed, SchemaHost } from './host.js';
@@ -192,7 +193,7 @@ async function apply(
       // Inside the request's transaction the catalog shows its uncommitted DDL.
       return (draft.catalog = await host.introspect(draft.transaction ?? undefined));
     },
-    check: (metadata, catalog) => host.check(metadata, catalog, ask),
+    check: (metadata, catalog) => host.check(metadata, catalog, ask, draft.transaction ?? host.db),
     request: ask,
   };
   const outcome = await operation.run(args, context);
@@ -204,7 +205,10 @@ async function apply(
 async function settle(host: SchemaHost, outcome: OperationOutcome, draft: Draft, argsPath: string, ask: ActorRequest): Promise<void> {
   const metadata = outcome.metadata === undefined ? draft.metadata : normalizeMetadata(outcome.metadata);
   if (outcome.metadata === undefined && !outcome.catalogChanged && outcome.consistency === undefined) return;
-  const report = await host.check(metadata, draft.catalog, ask);
+  // Hasura cannot build a schema at all from roles that inherit from themselves.
+  const cycles = roleCycles(metadata.inherited_roles ?? []);
+  if (cycles.length > 0) throw errors.roleCycle(argsPath, cycles);
+  const report = await host.check(metadata, draft.catalog, ask, draft.transaction ?? host.db);
   const policy = outcome.consistency ?? 'no-new';
   if (policy === 'none-at-all' && report.inconsistencies.length > 0) {
     throw errors.inconsistentMetadata(argsPath).withInternal(report.inconsistencies);

@@ -17,5 +17,5 @@ export interface SchemaState {
 }
 
 export function buildState(resourceVersion: number, metadata: Metadata, catalog: Catalog, report: ConsistencyReport, options?: GraphqlEngineOptions): SchemaState {
-  return { resourceVersion, metadata, catalog, report, graphql: buildGraphqlEngine(report.consistent, catalog, { ...options, resourceVersion }) };
+  return { resourceVersion, metadata, catalog, report, graphql: buildGraphqlEngine(report.consistent, catalog, { ...options, resourceVersion, enumRows: report.enumRows }) };
 }

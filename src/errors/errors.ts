@@ -68,12 +68,16 @@ export const errors = {
   notExists: define('not-exists', 400, (what: string) => what),
   alreadyExists: define('already-exists', 400, (what: string) => what),
   notSupported: define('not-supported', 400, (what: string) => what),
+  // set_table_is_enum / track_table is_enum on a table that cannot be an enum (Hasura's Enum.hs texts)
+  notAnEnumTable: define('constraint-violation', 400, (reason: string) => reason),
   invalidParams: define('invalid-params', 400, (what: string) => what),
   invalidConfiguration: define('invalid-configuration', 400, (reasons: string) => `Inconsistent object: ${reasons}`),
   alreadyTracked: define('already-tracked', 400, (what: string) => what),
   remoteSchemaConflicts: define('remote-schema-conflicts', 400, (field: string) => `node ${field} already exists in current graphql schema`),
   alreadyUntracked: define('already-untracked', 400, (what: string) => what),
   dependencyError: define('dependency-error', 400, (what: string) => what),
+  // Inherited roles whose role sets go round (Hasura's text, Cache.hs orderRoles)
+  roleCycle: define('cyclic-dependency', 400, (cycles: string[][]) => `found cycle(s) in roles: ${cycles.map((cycle) => JSON.stringify(cycle)).join(', ')}`),
   entryNotFound: define('not-found', 400, (what: string) => what),
   inconsistentMetadata: define('unexpected', 400, () => 'cannot continue due to inconsistent metadata'),
   newInconsistentMetadata: define('unexpected', 400, () => 'cannot continue due to new inconsistent metadata'),

@@ -113,7 +113,7 @@ function normalizeAllowlistEntry(entry: AllowlistEntry): AllowlistEntry {
 /**
  * Puts metadata in its export form (compat-facts 3.2): tables, relationships,
  * permissions, remote schemas, query collections and allowlist entries sorted by name, keys
- * in Hasura's order (query_collections, allowlist, then graphql_schema_introspection), and
+ * in Hasura's order (query_collections, allowlist, inherited_roles, then graphql_schema_introspection), and
  * empty lists and options left out. Every stored metadata object is normalised, so exports are stable.
  */
 export function normalizeMetadata(metadata: Metadata): Metadata {
@@ -128,6 +128,11 @@ export function normalizeMetadata(metadata: Metadata): Metadata {
   }
   if (metadata.allowlist !== undefined && metadata.allowlist.length > 0) {
     out.allowlist = metadata.allowlist.map(normalizeAllowlistEntry).sort((a, b) => compare(a.collection, b.collection));
+  }
+  if (metadata.inherited_roles !== undefined && metadata.inherited_roles.length > 0) {
+    out.inherited_roles = metadata.inherited_roles
+      .map(({ role_name, role_set, comment }) => ({ role_name, role_set: [...role_set], ...(comment === undefined || comment === null ? {} : { comment }) }))
+      .sort((a, b) => compare(a.role_name, b.role_name));
   }
   const disabled = metadata.graphql_schema_introspection?.disabled_for_roles ?? [];
   if (disabled.length > 0) out.graphql_schema_introspection = { disabled_for_roles: [...new Set(disabled)].sort(compare) };

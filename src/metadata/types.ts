@@ -213,6 +213,13 @@ export interface IntrospectionOptions {
   disabled_for_roles: string[];
 }
 
+/** Hasura's inherited role: a role whose permissions are combined from those of `role_set` (add_inherited_role). */
+export interface InheritedRoleEntry {
+  role_name: string;
+  role_set: string[];
+  comment?: string | null;
+}
+
 export interface Metadata {
   version: 3;
   sources: SourceEntry[];
@@ -220,6 +227,7 @@ export interface Metadata {
   api_limits?: ApiLimits;
   query_collections?: QueryCollectionEntry[];
   allowlist?: AllowlistEntry[];
+  inherited_roles?: InheritedRoleEntry[];
   graphql_schema_introspection?: IntrospectionOptions;
 }
 

@@ -2,12 +2,14 @@ import { sameTable } from '../../../src/metadata/edit.js';
 import { columnWithCustomName, displayName, toQualified } from '../../../src/metadata/names.js';
 import type { Metadata, QualifiedName, Relationship, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg/catalog.js';
+import { enumTableProblems, enumTableReason, NO_ENUM_ROWS, type EnumTableRows } from '../models/enum-tables.js';
 import { buildSourceModel } from '../models/table-model.js';
 import { selectPermissionProblem } from './select-permission-check.js';
 import { withFunctionsChecked } from './functions-check.js';
 import { NO_REMOTE_FACTS, type RemoteFacts } from '../remote/descriptions.js';
 import { withRemoteSchemasChecked } from './remote-schemas.js';
 import type { InconsistentObject } from './inconsistency.js';
+import { withInheritedRolesChecked } from './inherited-roles-check.js';
 import { laterNameClaims } from './root-fields.js';
 import { withWritePermissionsChecked } from './write-permissions.js';
 
@@ -17,6 +19,8 @@ export interface ConsistencyReport {
   inconsistencies: InconsistentObject[];
   /** The remote-schema actor's descriptions of the metadata's remote schemas, which the check used. */
   remotes: RemoteFacts;
+  /** The rows of the enum tables (enum-rows.ts), which the check judged and the schema's enums are made of. */
+  enumRows: EnumTableRows;
 }
 
 /**
@@ -25,18 +29,21 @@ export interface ConsistencyReport {
  * schemas are judged from `remotes`, the remote-schema actor's descriptions of them
  * (RemoteDescriber), which the caller asks for first so that this stays synchronous.
  */
-export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: RemoteFacts = NO_REMOTE_FACTS): ConsistencyReport {
+export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: RemoteFacts = NO_REMOTE_FACTS, enumRows: EnumTableRows = NO_ENUM_ROWS): ConsistencyReport {
   const inconsistencies: InconsistentObject[] = [];
   const source = metadata.sources[0];
-  if (source === undefined) return { consistent: metadata, inconsistencies, remotes };
+  if (source === undefined) return { consistent: metadata, inconsistencies, remotes, enumRows };
 
   const liveTables = source.tables.filter((entry) => {
-    if (catalog.relations.has(relationKey(entry.table.schema, entry.table.name))) return true;
-    inconsistencies.push({
-      type: 'table',
-      definition: entry.table,
-      reason: `no such table/view exists in source: ${JSON.stringify(displayName(entry.table))}`,
-    });
+    const relation = catalog.relations.get(relationKey(entry.table.schema, entry.table.name));
+    if (relation === undefined) {
+      inconsistencies.push({ type: 'table', definition: entry.table, reason: `no such table/view exists in source: ${JSON.stringify(displayName(entry.table))}` });
+      return false;
+    }
+    if (entry.is_enum !== true) return true;
+    const problems = enumTableProblems(relation, enumRows.get(relationKey(entry.table.schema, entry.table.name)));
+    if (problems.length === 0) return true;
+    inconsistencies.push({ type: 'table', definition: entry.table, reason: enumTableReason(entry.table, problems) });
     return false;
   });
   const clashes = laterNameClaims(liveTables, catalog);
@@ -69,18 +76,20 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: 
 
   const withRelationships: Metadata = { ...metadata, sources: [{ ...source, tables }, ...metadata.sources.slice(1)] };
   const withFunctions = withFunctionsChecked(withRelationships, catalog, inconsistencies);
-  const withSelectPermissions = withSelectPermissionsChecked(withFunctions, catalog, inconsistencies);
-  const withWritePermissions = withWritePermissionsChecked(withSelectPermissions, catalog, inconsistencies);
-  return { consistent: withRemoteSchemasChecked(withWritePermissions, catalog, remotes, inconsistencies), inconsistencies, remotes };
+  // Enum columns offer only equality and membership, so permissions are judged with their enums.
+  const withSelectPermissions = withSelectPermissionsChecked(withFunctions, catalog, inconsistencies, enumRows);
+  const withWritePermissions = withWritePermissionsChecked(withSelectPermissions, catalog, inconsistencies, enumRows);
+  const withRemoteSchemas = withRemoteSchemasChecked(withWritePermissions, catalog, remotes, inconsistencies);
+  return { consistent: withInheritedRolesChecked(withRemoteSchemas, metadata, inconsistencies), inconsistencies, remotes, enumRows };
 }
 
 /**
  * Select permissions go last: their filters may traverse relationships, so they are
  * checked against the tables as served, after broken relationships are taken out.
  */
-function withSelectPermissionsChecked(metadata: Metadata, catalog: Catalog, inconsistencies: InconsistentObject[]): Metadata {
+function withSelectPermissionsChecked(metadata: Metadata, catalog: Catalog, inconsistencies: InconsistentObject[], enumRows: EnumTableRows): Metadata {
   const source = metadata.sources[0]!;
-  const model = buildSourceModel(metadata, catalog);
+  const model = buildSourceModel(metadata, catalog, enumRows);
   const tables = source.tables.map((entry) => {
     if (entry.select_permissions === undefined) return entry;
     const key = relationKey(entry.table.schema, entry.table.name);

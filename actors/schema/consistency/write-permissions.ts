@@ -1,5 +1,6 @@
 import type { Metadata, PermissionEntry, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog } from '../../../src/pg/catalog.js';
+import type { EnumTableRows } from '../models/enum-tables.js';
 import { buildSourceModel } from '../models/table-model.js';
 import { writePermissionProblem, type WritePermission } from './write-permission-check.js';
 import { displayName } from '../../../src/metadata/names.js';
@@ -12,10 +13,10 @@ const KINDS = ['insert', 'update', 'delete'] as const;
  * point (after broken relationships are taken out, since `check` and `filter` may
  * traverse them): a broken one is reported as `<kind>_permission` and left out.
  */
-export function withWritePermissionsChecked(metadata: Metadata, catalog: Catalog, inconsistencies: InconsistentObject[]): Metadata {
+export function withWritePermissionsChecked(metadata: Metadata, catalog: Catalog, inconsistencies: InconsistentObject[], enumRows: EnumTableRows): Metadata {
   const source = metadata.sources[0];
   if (source === undefined) return metadata;
-  const model = buildSourceModel(metadata, catalog);
+  const model = buildSourceModel(metadata, catalog, enumRows);
   const tables = source.tables.map((entry) => {
     const key = relationKey(entry.table.schema, entry.table.name);
     const next: TableEntry = { ...entry };

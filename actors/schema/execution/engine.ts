@@ -26,6 +26,7 @@ import { buildRoleSchema } from '../graphql/role-schema.js';
 import { buildRelaySchema } from '../graphql/relay-schema.js';
 import { compileRelayOperation, RELAY_INTERFACES, relayRowField } from '../sql/compile-relay.js';
 import { resolveStaticField } from './static-fields.js';
+import type { EnumTableRows } from '../models/enum-tables.js';
 import { buildSourceModel, type SourceModel } from '../models/table-model.js';
 import { executeMutation } from './mutation-executor.js';
 import { writeAccess, type WriteAccess } from '../models/write-access.js';
@@ -90,6 +91,8 @@ export interface GraphqlEngineOptions {
   stringifyNumericTypes?: boolean;
   /** Told of each lookup of the plan cache, whether it found the document (the metrics' hits and misses). */
   onPlanCache?: (hit: boolean) => void;
+  /** The enum tables' rows the consistency check read (its report's `enumRows`): the values of their GraphQL enums. */
+  enumRows?: EnumTableRows;
 }
 
 interface RoleRuntime {
@@ -112,7 +115,7 @@ type ReadyDocument = Extract<PreparedDocument, { kind: 'ready' }>;
  * role's first request.
  */
 export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options: GraphqlEngineOptions = {}): GraphqlEngine {
-  const model = buildSourceModel(metadata, catalog);
+  const model = buildSourceModel(metadata, catalog, options.enumRows);
   const remotes = RoleRemoteSources.from(metadata, catalog);
   const roles = new Map<string, RoleRuntime | Promise<RoleRuntime>>();
   const documents = new LruCache<PreparedDocument>(options.planCacheSize ?? 1000);
@@ -127,6 +130,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
     }
   }
   for (const role of remotes?.permittedRoles() ?? []) permittedRoles.add(role);
+  for (const entry of metadata.inherited_roles ?? []) permittedRoles.add(entry.role_name);
   // Roles with a backend_only permission get a second runtime for requests that ask for it.
   const backendOnlyRoles = new Set<string>();
   for (const table of model.tables.values()) {

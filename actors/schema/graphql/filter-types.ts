@@ -6,7 +6,7 @@ import { typeNames } from '../models/type-names.js';
 import { operatorsFor, type OperandKind } from '../models/operators.js';
 import { inputArgumentsOf, plainScalarType } from '../models/function-model.js';
 import { selectColumnEnum } from './select-column.js';
-import { nonNullList, scalarType, type TypeRegistry } from './type-registry.js';
+import { columnNamedType, nonNullList, scalarType, type TypeRegistry } from './type-registry.js';
 
 /** `<t>_bool_exp` and the `<type>_comparison_exp` types of its columns (the `where` argument). */
 export function boolExpType(registry: TypeRegistry, role: RoleAccess, access: TableAccess): GraphQLInputObjectType {
@@ -92,10 +92,10 @@ function operandType(registry: TypeRegistry, type: ColumnType, operand: OperandK
     case 'cast':
       return castExpType(registry, type, comparisonType);
     case 'scalar':
-      return scalarType(type.scalar);
+      return columnNamedType(type);
     case 'scalar-list':
     case 'array':
-      return nonNullList(scalarType(type.scalar));
+      return nonNullList(columnNamedType(type));
     case 'string':
       return GraphQLString;
     case 'string-list':

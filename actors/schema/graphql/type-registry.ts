@@ -13,7 +13,7 @@ import {
   type GraphQLNamedType,
   type GraphQLNullableType,
 } from 'graphql';
-import type { ColumnType } from '../models/column-types.js';
+import type { ColumnType, EnumReference } from '../models/column-types.js';
 import { VALUE_CHECKS } from '../models/extension-values.js';
 import { errors } from '../../../src/errors/errors.js';
 
@@ -58,18 +58,41 @@ function holdsVariable(node: ValueNode): boolean {
   return node.kind === Kind.OBJECT && node.fields.some((field) => holdsVariable(field.value));
 }
 
+/**
+ * One GraphQL enum per enum table and model build (every role's schema of a metadata
+ * version shares it, as a schema may hold one type of a name). Values are their own names,
+ * so an enum value reaches SQL as the row's text.
+ */
+const enumTypes = new WeakMap<EnumReference, GraphQLEnumType>();
+
+function enumType(reference: EnumReference): GraphQLEnumType {
+  let type = enumTypes.get(reference);
+  if (type === undefined) {
+    const values = Object.fromEntries(reference.values.map((value) => [value.name, { value: value.name, description: value.description }]));
+    type = new GraphQLEnumType({ name: reference.typeName, values });
+    enumTypes.set(reference, type);
+  }
+  return type;
+}
+
+/** The named type of a column's value: its scalar, or its enum when it references an enum table. */
+export function columnNamedType(type: ColumnType): GraphQLScalarType | GraphQLEnumType {
+  return type.enumOf === undefined ? scalarType(type.scalar) : enumType(type.enumOf);
+}
+
 /** A column's output type: its scalar, a list of it for arrays, non-null when the column is. */
 export function columnOutputType(type: ColumnType, nullable: boolean): ColumnGraphqlType {
-  const scalar = scalarType(type.scalar);
+  const scalar = columnNamedType(type);
   const base = type.isArray ? nonNullList(scalar) : scalar;
   return nullable ? base : new GraphQLNonNull(base);
 }
 
 /** Scalar-based, so usable both as an output type and as an argument type. */
+type ColumnNamedType = GraphQLScalarType | GraphQLEnumType;
 type ColumnGraphqlType =
-  | GraphQLScalarType
-  | GraphQLList<GraphQLNonNull<GraphQLScalarType>>
-  | GraphQLNonNull<GraphQLScalarType | GraphQLList<GraphQLNonNull<GraphQLScalarType>>>;
+  | ColumnNamedType
+  | GraphQLList<GraphQLNonNull<ColumnNamedType>>
+  | GraphQLNonNull<ColumnNamedType | GraphQLList<GraphQLNonNull<ColumnNamedType>>>;
 
 /** The types of one role's schema, created once each by name; thunks let them refer to each other. */
 export class TypeRegistry {

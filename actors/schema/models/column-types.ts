@@ -9,7 +9,7 @@ import { qualified, quoteIdent } from '../../../src/pg/quote.js';
  * `int8` through its SQL name, `numeric`, `uuid`, `timestamptz`, `jsonb`, enum types ...).
  * Arrays are lists of their element's scalar (`[Int!]`), as Hasura v2 shows them.
  */
-export type TypeCategory = 'numeric' | 'string' | 'boolean' | 'json' | 'jsonb' | 'datetime' | ExtensionCategory | 'other';
+export type TypeCategory = 'numeric' | 'string' | 'boolean' | 'json' | 'jsonb' | 'datetime' | 'enum' | ExtensionCategory | 'other';
 
 /**
  * Types of extensions with operators of their own (`ltree`, PostGIS' `geometry`,
@@ -22,6 +22,17 @@ const EXTENSION_CATEGORIES: Record<string, ExtensionCategory> = { ltree: 'ltree'
 /** Extension types whose GraphQL scalar is their bare name wherever they live, as Hasura names them. */
 const EXTENSION_SCALARS = new Set(['ltree', 'lquery', 'ltxtquery', 'geometry', 'geography', 'raster']);
 
+/**
+ * A column that references an enum table (`is_enum`) by a single-column foreign key to
+ * its primary key: GraphQL shows it as the enum `<enum table>_enum` (enum-tables.ts).
+ */
+export interface EnumReference {
+  /** `<enum table's GraphQL name>_enum`. */
+  typeName: string;
+  /** The enum table's rows, sorted by value: the enum's values and their descriptions (the `comment` column). */
+  values: ReadonlyArray<{ name: string; description: string | null }>;
+}
+
 export interface ColumnType {
   /** GraphQL scalar of the value, or of one element for an array column. */
   scalar: string;
@@ -33,6 +44,8 @@ export interface ColumnType {
   /** Schema of the (element) type: an extension's functions and operators live there too. */
   typeSchema: string;
   category: TypeCategory;
+  /** Set when the column references an enum table; `scalar` is then the enum's name. */
+  enumOf?: EnumReference;
 }
 
 const BUILT_IN_SCALARS: Record<string, string> = {
@@ -106,6 +119,11 @@ function sqlTypeName(schema: string, name: string): string {
 /** A type of an extension with operators of its own. */
 export function isExtensionType(type: ColumnType): type is ColumnType & { category: ExtensionCategory } {
   return type.category in EXTENSION_CATEGORIES;
+}
+
+/** The type of a column that references an enum table: the enum in GraphQL, its own SQL type in SQL. */
+export function enumColumnType(type: ColumnType, reference: EnumReference): ColumnType {
+  return { ...type, scalar: reference.typeName, category: 'enum', enumOf: reference };
 }
 
 /** Types with `sum`, `avg`, `stddev`... (Hasura's numeric aggregate fields). */

@@ -6,6 +6,7 @@ import { computedFieldFunction, describeComputedField } from '../../../src/funct
 import { describeFunction } from '../../../src/functions/rules/function-rules.js';
 import { isGraphqlName } from '../../../src/graphql/name.js';
 import { columnTypeOf, type ColumnType } from './column-types.js';
+import { inheritedRolesOf, withInheritingRoles } from './inherited-roles.js';
 
 /**
  * Tracked functions and computed fields as the GraphQL layer sees them, built beside the
@@ -29,7 +30,7 @@ export interface FunctionModel {
   returnTable: string;
   returnsSet: boolean;
   arguments: ArgumentModel[];
-  /** Roles with an explicit function permission (compat-facts 6.2, "Function permissions"). */
+  /** Roles with an explicit function permission (compat-facts 6.2, "Function permissions"), and the inherited roles of any of them. */
   permissions: Set<string>;
   description: string | null;
 }
@@ -59,7 +60,8 @@ export function buildFunctionsModel(metadata: Metadata, catalog: Catalog): Funct
     const verdict = describeFunction(entry, gatherFunctionFacts(catalog, entry.function, tracked));
     if (!verdict.ok) continue;
     const configuration = entry.configuration ?? {};
-    const model = functionModel(verdict.description, configuration, new Set((entry.permissions ?? []).map((permission) => permission.role)));
+    const permitted = withInheritingRoles(new Set((entry.permissions ?? []).map((permission) => permission.role)), inheritedRolesOf(metadata));
+    const model = functionModel(verdict.description, configuration, permitted);
     if (model !== null) functions.set(model.key, model);
   }
   const computedFields = new Map<string, ComputedFieldModel[]>();

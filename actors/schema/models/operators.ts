@@ -75,6 +75,8 @@ export function operatorsFor(type: ColumnType): ComparisonOperator[] {
   let operators: ComparisonOperator[];
   if (type.isArray) operators = [...ORDERING('array'), ...ARRAY, IS_NULL];
   else if (type.category === 'json') operators = [IS_NULL];
+  // Hasura's `<t>_enum_comparison_exp`: equality and membership only.
+  else if (type.category === 'enum') operators = [...EQUALITY('scalar'), ...MEMBERSHIP(), IS_NULL];
   else if (type.category === 'jsonb') operators = [...ORDERING('scalar'), ...MEMBERSHIP(), ...JSONB, IS_NULL];
   else if (type.category === 'string') operators = [...ORDERING('scalar'), ...MEMBERSHIP(), ...TEXT, IS_NULL];
   // Hasura offers a raster equality but no ordering.

@@ -21,7 +21,7 @@ export const NODE_ID_VERSION = 1;
 
 export function isNode(access: TableAccess): boolean {
   const { primaryKey } = access.model;
-  return primaryKey.length > 0 && primaryKey.every((column) => access.columnsByField.get(column.fieldName) === column);
+  return primaryKey.length > 0 && primaryKey.every((column) => access.columnsByField.get(column.fieldName)?.name === column.name);
 }
 
 /** What a root `_connection` field pages through: a Node table's rows, or those a function returns. */

@@ -1,4 +1,5 @@
 import type { BoolExp, SelectPermission } from '../../../src/metadata/types.js';
+import { redactionsOf, selectGrantOf } from './inherited-select.js';
 import { ADMIN_ROLE } from '../../../src/session/session.js';
 import type { ComputedFieldModel, FunctionModel } from './function-model.js';
 import type { ColumnModel, RelationshipModel, SourceModel, TableModel } from './table-model.js';
@@ -40,6 +41,13 @@ export interface TableAccess {
   filter: BoolExp | null;
   limit: number | null;
   allowAggregations: boolean;
+  /**
+   * An inherited role's view when some column shows on only part of its rows: the rows it
+   * may read and, by column name, the rows each such column's value shows on (null
+   * elsewhere, as Hasura's per-column CASE). Read through a subquery (sql/redaction.ts) so
+   * that filters, ordering and aggregates see only what the role sees; `filter` is then null.
+   */
+  redacted: { filter: BoolExp | null; columns: ReadonlyMap<string, BoolExp> } | null;
 }
 
 export interface RoleAccess {
@@ -65,7 +73,7 @@ export function roleAccess(model: SourceModel, role: string, options: RoleAccess
   // A table is readable when the role has a select permission that leaves it a column.
   const readable = new Map<string, { columns: ColumnModel[]; aggregations: boolean }>();
   for (const table of model.tables.values()) {
-    const permission = admin ? null : table.selectPermissions.get(role);
+    const permission = admin ? null : selectGrantOf(table, role);
     if (permission === undefined) continue;
     const permitted = permission === null || permission.columns === '*' ? null : new Set(permission.columns);
     const columns = table.columns.filter((column) => permitted === null || permitted.has(column.name));
@@ -79,7 +87,7 @@ export function roleAccess(model: SourceModel, role: string, options: RoleAccess
     const table = model.tables.get(key)!;
     const access = tableAccess(table, admin ? null : role, columns, readable);
     tables.set(key, access);
-    const permission = admin ? undefined : table.selectPermissions.get(role);
+    const permission = admin ? undefined : selectGrantOf(table, role);
     const offer = (name: string, kind: string, target: RootFieldTarget) => {
       const queryAllowed = permission?.query_root_fields ?? null;
       const subscriptionAllowed = permission?.subscription_root_fields ?? null;
@@ -93,7 +101,7 @@ export function roleAccess(model: SourceModel, role: string, options: RoleAccess
     offer(table.rootFields.selectStream, 'select_stream', { kind: 'select-stream', table: key });
   }
   for (const table of model.tables.values()) {
-    const permission = admin ? undefined : table.selectPermissions.get(role);
+    const permission = admin ? undefined : selectGrantOf(table, role);
     if (permission === undefined || readable.has(table.key) || permission.allow_aggregations !== true) continue;
     const target: RootFieldTarget = { kind: 'select-count', table: table.key, access: countOnlyAccess(table, permission) };
     const name = table.rootFields.selectAggregate;
@@ -111,12 +119,15 @@ function tableAccess(
   columns: ColumnModel[],
   readable: Map<string, { aggregations: boolean }>,
 ): TableAccess {
-  const permission = role === null ? null : table.selectPermissions.get(role)!;
+  const permission = role === null ? null : selectGrantOf(table, role)!;
   const relationships = table.relationships.filter((relationship) => readable.has(relationship.target));
   const allowAggregations = permission === null || permission.allow_aggregations === true;
+  const redacted = role === null ? null : redactionsOf(table, role);
+  // A column nulled on some rows may be null whatever the table says (Hasura makes it nullable).
+  const shown = redacted === null ? columns : columns.map((column) => (redacted.columns.has(column.name) ? { ...column, nullable: true } : column));
 
   const fields = new Map<string, FieldTarget>();
-  for (const column of columns) fields.set(column.fieldName, { kind: 'column', column });
+  for (const column of shown) fields.set(column.fieldName, { kind: 'column', column });
   for (const relationship of relationships) {
     if (fields.has(relationship.name)) continue;
     if (relationship.kind === 'object') {
@@ -129,13 +140,14 @@ function tableAccess(
   }
   return {
     model: table,
-    columns,
-    columnsByField: new Map(columns.map((column) => [column.fieldName, column])),
+    columns: shown,
+    columnsByField: new Map(shown.map((column) => [column.fieldName, column])),
     relationships,
     fields,
-    filter: permission === null || isEmptyFilter(permission.filter) ? null : permission.filter,
+    filter: redacted !== null || permission === null || isEmptyFilter(permission.filter) ? null : permission.filter,
     limit: permission?.limit ?? null,
     allowAggregations,
+    redacted,
   };
 }
 
@@ -150,6 +162,8 @@ function countOnlyAccess(table: TableModel, permission: SelectPermission): Table
     filter: isEmptyFilter(permission.filter) ? null : permission.filter,
     limit: permission.limit ?? null,
     allowAggregations: true,
+    // No column is read, so none needs nulling; the filter (an inherited role's parents' rows together) suffices.
+    redacted: null,
   };
 }
 
@@ -179,7 +193,7 @@ export interface FunctionRootTarget {
 
 export function addFunctionAccess(access: RoleAccess, model: SourceModel, admin: boolean, inferPermissions: boolean): void {
   for (const [key, table] of access.tables) {
-    const listed = admin ? null : new Set(table.model.selectPermissions.get(access.role)?.computed_fields ?? []);
+    const listed = admin ? null : new Set(selectGrantOf(table.model, access.role)?.computed_fields ?? []);
     for (const field of model.functions.computedFields.get(key) ?? []) {
       if (table.fields.has(field.name) || !mayUse(access, field, listed)) continue;
       table.fields.set(field.name, { kind: field.returns.kind === 'scalar' ? 'computed-scalar' : 'computed-table', field });

@@ -2,7 +2,9 @@ import type { DeletePermission, InsertPermission, Metadata, QualifiedName, Relat
 import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg/catalog.js';
 import { isGraphqlName } from '../../../src/graphql/name.js';
 import { customColumnName } from '../../../src/metadata/names.js';
-import { columnTypeOf, type ColumnType } from './column-types.js';
+import { columnTypeOf, enumColumnType, type ColumnType, type EnumReference } from './column-types.js';
+import { enumReference, NO_ENUM_ROWS, type EnumTableRows } from './enum-tables.js';
+import { inheritedRolesOf, inheritedPermission, selectPermissionParts, type InheritedRoles } from './inherited-roles.js';
 import { buildFunctionsModel, type FunctionsModel } from './function-model.js';
 
 /**
@@ -68,6 +70,12 @@ export interface TableModel {
   insertPermissions: Map<string, InsertPermission>;
   updatePermissions: Map<string, UpdatePermission>;
   deletePermissions: Map<string, DeletePermission>;
+  /**
+   * The select permissions each inherited role without one of its own reads the table
+   * through (inherited-roles.ts); its write permissions, when its parents agree, are in
+   * the maps above like any role's.
+   */
+  inheritedSelect: Map<string, SelectPermission[]>;
   /** Unique and primary key constraints: what an upsert's `on_conflict` may name. */
   uniqueConstraints: ReadonlyArray<{ name: string; columns: string[] }>;
   description: string | null;
@@ -86,15 +94,31 @@ export interface SourceModel {
   functions: FunctionsModel;
 }
 
-export function buildSourceModel(metadata: Metadata, catalog: Catalog): SourceModel {
+/** `enumRows`: the rows of the enum tables (enum-tables.ts); without them enum tables are plain tables. */
+export function buildSourceModel(metadata: Metadata, catalog: Catalog, enumRows: EnumTableRows = NO_ENUM_ROWS): SourceModel {
   const tables = new Map<string, TableModel>();
+  const enums = enumReferences(metadata, catalog, enumRows);
   for (const entry of metadata.sources[0]?.tables ?? []) {
     const relation = catalog.relations.get(relationKey(entry.table.schema, entry.table.name));
     if (relation === undefined) continue;
-    const model = tableModel(entry, relation, catalog);
-    if (model !== null) tables.set(model.key, model);
+    const model = tableModel(entry, relation, catalog, enums);
+    if (model !== null) tables.set(model.key, withInheritedRoles(model, inheritedRolesOf(metadata)));
   }
   return { tables, functions: buildFunctionsModel(metadata, catalog) };
+}
+
+/** The table's permissions of the inherited roles that do not define their own. */
+function withInheritedRoles(model: TableModel, roles: InheritedRoles): TableModel {
+  for (const role of roles.keys()) {
+    for (const own of [model.insertPermissions, model.updatePermissions, model.deletePermissions] as Map<string, unknown>[]) {
+      const inherited = inheritedPermission(role, own, roles);
+      if (inherited.kind === 'defined' && !own.has(role)) own.set(role, inherited.permission);
+    }
+    if (model.selectPermissions.has(role)) continue;
+    const parts = selectPermissionParts(role, model.selectPermissions, roles);
+    if (parts.length > 0) model.inheritedSelect.set(role, parts);
+  }
+  return model;
 }
 
 /** The base of a tracked table's GraphQL names: its custom name, else `<name>` or `<schema>_<name>`. */
@@ -120,14 +144,39 @@ export function rootFieldsOf(configuration: TableConfiguration, typeName: string
   };
 }
 
-function tableModel(entry: TableEntry, relation: CatalogRelation, catalog: Catalog): TableModel | null {
+/** The enum each tracked enum table with rows makes, by the table's key, with the primary key column the references name. */
+function enumReferences(metadata: Metadata, catalog: Catalog, enumRows: EnumTableRows): Map<string, { column: string; reference: EnumReference }> {
+  const enums = new Map<string, { column: string; reference: EnumReference }>();
+  for (const entry of metadata.sources[0]?.tables ?? []) {
+    const key = relationKey(entry.table.schema, entry.table.name);
+    const read = enumRows.get(key);
+    const relation = catalog.relations.get(key);
+    if (entry.is_enum !== true || read === undefined || !('rows' in read) || relation?.primaryKey.length !== 1 || !isGraphqlName(tableTypeName(entry))) continue;
+    enums.set(key, { column: relation.primaryKey[0]!, reference: enumReference(tableTypeName(entry), read.rows) });
+  }
+  return enums;
+}
+
+/** Hasura's enum reference: a single-column foreign key to an enum table's primary key. */
+function enumOfColumn(relation: CatalogRelation, column: string, enums: Map<string, { column: string; reference: EnumReference }>): EnumReference | null {
+  for (const key of relation.foreignKeys) {
+    if (key.columns.length !== 1 || key.columns[0] !== column) continue;
+    const target = enums.get(relationKey(key.refSchema, key.refTable));
+    if (target !== undefined && key.refColumns[0] === target.column) return target.reference;
+  }
+  return null;
+}
+
+function tableModel(entry: TableEntry, relation: CatalogRelation, catalog: Catalog, enums: Map<string, { column: string; reference: EnumReference }>): TableModel | null {
   const configuration = entry.configuration ?? {};
   const typeName = tableTypeName(entry);
   if (!isGraphqlName(typeName)) return null;
 
   const columns: ColumnModel[] = [];
   for (const column of relation.columns) {
-    const type = columnTypeOf(column);
+    const plain = columnTypeOf(column);
+    const reference = plain === null ? null : enumOfColumn(relation, column.name, enums);
+    const type = plain === null || reference === null ? plain : enumColumnType(plain, reference);
     const fieldName = customColumnName(configuration, column.name) ?? column.name;
     if (type === null || !isGraphqlName(fieldName)) continue;
     const description = configuration.column_config?.[column.name]?.comment ?? column.comment;
@@ -157,6 +206,7 @@ function tableModel(entry: TableEntry, relation: CatalogRelation, catalog: Catal
     insertPermissions: new Map((entry.insert_permissions ?? []).map((item) => [item.role, item.permission])),
     updatePermissions: new Map((entry.update_permissions ?? []).map((item) => [item.role, item.permission])),
     deletePermissions: new Map((entry.delete_permissions ?? []).map((item) => [item.role, item.permission])),
+    inheritedSelect: new Map(),
     uniqueConstraints: relation.uniqueConstraints,
     description: configuration.comment ?? relation.comment,
     ordinaryTable: relation.kind === 'r',

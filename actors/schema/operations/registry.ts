@@ -23,7 +23,8 @@ import { QUERY_COLLECTION_OPERATIONS } from './query-collections.js';
 import { REMOTE_SCHEMA_OPERATIONS } from './remote-schemas.js';
 import { createArrayRelationship, createObjectRelationship, dropRelationship, renameRelationship } from './relationships.js';
 import { runSql } from './run-sql.js';
-import { addExistingTableOrView, setTableCustomFields, setTableCustomFieldsV2, setTableCustomization, trackTable, trackTableV2, untrackTable } from './tables.js';
+import { addInheritedRole, dropInheritedRole } from './inherited-roles.js';
+import { addExistingTableOrView, setTableCustomFields, setTableCustomFieldsV2, setTableCustomization, setTableIsEnum, trackTable, trackTableV2, untrackTable } from './tables.js';
 
 /** Every `/v1/query` operation by `type` (and `version`); `bulk` is the runner's own. */
 const OPERATIONS: readonly Operation<never>[] = [
@@ -42,6 +43,7 @@ const OPERATIONS: readonly Operation<never>[] = [
   setTableCustomization,
   setTableCustomFields,
   setTableCustomFieldsV2,
+  setTableIsEnum,
   createObjectRelationship,
   createArrayRelationship,
   dropRelationship,
@@ -70,6 +72,8 @@ const OPERATIONS: readonly Operation<never>[] = [
   ...QUERY_COLLECTION_OPERATIONS,
   ...ALLOWLIST_OPERATIONS,
   setGraphqlSchemaIntrospectionOptions,
+  addInheritedRole,
+  dropInheritedRole,
   ...DATA_API_OPERATIONS,
 ] as Operation<never>[];
 

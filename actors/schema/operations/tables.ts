@@ -7,6 +7,7 @@ import { duplicatedCustomRootFields } from '../consistency/root-fields.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
 import { checkNamesFree } from './root-names.js';
 import { newInconsistencies } from '../consistency/inconsistency.js';
+import { assertUsableAsEnum } from './enum-check.js';
 
 type TableArg = QualifiedName | string;
 
@@ -18,7 +19,7 @@ export function trackedTable(context: OperationContext, arg: TableArg, path = `$
   return { table, entry };
 }
 
-function track(context: OperationContext, table: QualifiedName, configuration: TableConfiguration | undefined, isEnum: boolean | undefined) {
+async function track(context: OperationContext, table: QualifiedName, configuration: TableConfiguration | undefined, isEnum: boolean | undefined) {
   if (findTable(context.metadata, table) !== undefined) {
     throw errors.alreadyTracked(`${context.argsPath}.table`, `view/table already tracked: ${JSON.stringify(displayName(table))}`);
   }
@@ -26,6 +27,7 @@ function track(context: OperationContext, table: QualifiedName, configuration: T
     throw errors.notExists(`${context.argsPath}.table`, `no such table/view exists in source: ${JSON.stringify(displayName(table))}`);
   }
   checkCustomRootFields(context, configuration);
+  if (isEnum === true) await assertUsableAsEnum(context, table);
   const entry: TableEntry = { table };
   if (isEnum === true) entry.is_enum = true;
   if (configuration !== undefined && Object.keys(configuration).length > 0) entry.configuration = configuration;
@@ -114,6 +116,23 @@ export const setTableCustomFields: Operation<CustomFieldsArgs> = {
 };
 
 export const setTableCustomFieldsV2: Operation<CustomFieldsArgs> = { ...setTableCustomFields, version: 2 };
+
+/** Makes a tracked table an enum table (its rows the values of `<table>_enum`), or a plain one again. */
+export const setTableIsEnum: Operation<{ table: TableArg; is_enum: boolean }> = {
+  type: 'set_table_is_enum',
+  argsSchema: 'query/set_table_is_enum',
+  async run(args, context) {
+    const { table } = trackedTable(context, args.table);
+    if (args.is_enum) await assertUsableAsEnum(context, table);
+    const metadata = withTable(context.metadata, table, (entry) => {
+      const next: TableEntry = { ...entry };
+      if (args.is_enum) next.is_enum = true;
+      else delete next.is_enum;
+      return next;
+    });
+    return { response: SUCCESS, metadata };
+  },
+};
 
 /** The relationships of other tables that point at `table`. */
 function relationshipsInto(context: OperationContext, table: QualifiedName): { owner: QualifiedName; name: string }[] {

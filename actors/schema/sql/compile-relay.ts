@@ -4,7 +4,7 @@ import { connectionRelationship, connectionRootFields, isNode, nodeTable, relayN
 import type { TableAccess } from '../models/role-access.js';
 import { QUERY_ROOT } from '../models/type-names.js';
 import type { CompiledOperation, CompileRequest } from './compile-operation.js';
-import { compileContext, readFrom, type CompileContext } from './context.js';
+import { compileContext, type CompileContext } from './context.js';
 import { compileConnection } from './connection.js';
 import { argumentsOf, collectFields, type CollectedField } from './fields.js';
 import { functionCall } from './function-call.js';
@@ -12,7 +12,7 @@ import { checkKeyValues, decodeNodeId, nodeIdExpression } from './node-id.js';
 import { joinCondition } from './relationships.js';
 import { rowObject } from './select.js';
 import { and, columnRef, jsonObject, nameLiteral } from './sql-text.js';
-import { permissionFilter } from './where.js';
+import { permissionFilter, readVisible } from './where.js';
 
 /**
  * Compiles a query of the Relay API into ONE statement, as compileOperation does for
@@ -78,6 +78,6 @@ function compileNode(context: CompileContext, field: CollectedField): string {
   });
   const filter = permissionFilter(context, access, alias);
   if (filter !== null) conditions.push(filter);
-  return `(select ${rowObject(context, access, alias, field)} from ${readFrom(context, access.model.table, alias)} where ${and(conditions)})`;
+  return `(select ${rowObject(context, access, alias, field)} from ${readVisible(context, access, alias)} where ${and(conditions)})`;
 }
 

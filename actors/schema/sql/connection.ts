@@ -12,6 +12,7 @@ import { compileOrderBy, renderOrderKeys, type OrderKey } from './order-by.js';
 import { and, columnRef, jsonObject, nameLiteral, or } from './sql-text.js';
 import { rowObject } from './select.js';
 import { rowConditions } from './row-set.js';
+import { visibleRows } from './where.js';
 
 /**
  * `<t>_connection(where, order_by, distinct_on, first, last, after, before)` (Relay's
@@ -123,7 +124,7 @@ function filteredRows(context: CompileContext, access: TableAccess, alias: strin
   if (distinctOn.length > 0 && !distinctOn.every((expression) => requested.slice(0, distinctOn.length).some((key) => key.expression === expression))) {
     throw errors.distinctOnMismatch(`${field.path}.args`);
   }
-  const table = `${source ?? readSource(context, access)} as ${quoteIdent(alias)}`;
+  const table = `${visibleRows(context, access, source ?? readSource(context, access))} as ${quoteIdent(alias)}`;
   const whereText = conditions.length === 0 ? '' : ` where ${and(conditions)}`;
   const sql = distinctOn.length === 0
     ? `select * from ${table}${whereText}`

@@ -6,7 +6,8 @@ import type { CompileContext } from './context.js';
 import { collectFields, subSelections, type CollectedField } from './fields.js';
 import { rowObject } from './select.js';
 import { and, jsonObject, nameLiteral } from './sql-text.js';
-import { permissionFilter } from './where.js';
+import { permissionFilter, redactedView } from './where.js';
+import { quoteIdent } from '../../../src/pg/quote.js';
 
 /**
  * The JSON a mutation field answers, built from the rows it wrote: `<t>_mutation_response
@@ -49,22 +50,31 @@ export function mutationResponse(context: CompileContext, model: TableModel, rea
 /** The single-row fields (`insert_<t>_one`, `update_<t>_by_pk`, `delete_<t>_by_pk`): the row, or null. */
 export function mutationRow(context: CompileContext, readable: TableAccess, rows: RowsSource, field: CollectedField): string {
   const alias = context.aliases.fresh();
-  return `(select ${rowObject(context, readable, alias, field)} ${fromClause(context, readable, rows, alias)} limit 1)`;
+  return `(select ${rowObject(context, readable, alias, field)} ${fromClause(context, readable, rows, alias).from} limit 1)`;
 }
 
 function returningList(context: CompileContext, readable: TableAccess, rows: RowsSource, field: CollectedField): string {
   const alias = context.aliases.fresh();
-  const order = rows.order(alias);
-  return `(select coalesce(json_agg(${rowObject(context, readable, alias, field)}${order === null ? '' : ` order by ${order}`}), '[]') ${fromClause(context, readable, rows, alias)})`;
+  const { from, rowAlias } = fromClause(context, readable, rows, alias);
+  const order = rows.order(rowAlias);
+  return `(select coalesce(json_agg(${rowObject(context, readable, alias, field)}${order === null ? '' : ` order by ${order}`}), '[]') ${from})`;
 }
 
-function fromClause(context: CompileContext, readable: TableAccess, rows: RowsSource, alias: string): string {
+/**
+ * Reads the written rows the role may read under `alias`. For an inherited role that sees
+ * some columns on part of its rows, the rows are read under `rowAlias` and seen under
+ * `alias` through a lateral subquery of their redacted columns (redaction.ts).
+ */
+function fromClause(context: CompileContext, readable: TableAccess, rows: RowsSource, alias: string): { from: string; rowAlias: string } {
+  const rowAlias = readable.redacted === null ? alias : context.aliases.fresh();
+  const redacted = readable.redacted === null ? null : redactedView(context, readable, rowAlias);
   const conditions: string[] = [];
-  const restriction = rows.where(alias);
+  const restriction = rows.where(rowAlias);
   if (restriction !== null) conditions.push(restriction);
-  const filter = permissionFilter(context, readable, alias);
+  const filter = redacted === null ? permissionFilter(context, readable, alias) : redacted.filter;
   if (filter !== null) conditions.push(filter);
-  return `from ${rows.from(alias)}${conditions.length === 0 ? '' : ` where ${and(conditions)}`}`;
+  const view = redacted === null ? '' : ` cross join lateral (select ${redacted.columns}) as ${quoteIdent(alias)}`;
+  return { from: `from ${rows.from(rowAlias)}${view}${conditions.length === 0 ? '' : ` where ${and(conditions)}`}`, rowAlias };
 }
 
 /** Whether every row satisfies `condition` (a permission check on `alias`); true when there are no rows. */

@@ -3,14 +3,14 @@ import type { RelationshipModel } from '../models/table-model.js';
 import type { ComputedFieldModel } from '../models/function-model.js';
 import { functionCall, rowArgument } from './function-call.js';
 import { invariant } from '../../../src/errors/service-error.js';
-import { readFrom, tableAccessOf, type CompileContext } from './context.js';
+import { tableAccessOf, type CompileContext } from './context.js';
 import { AGGREGATE_FUNCTIONS } from '../models/aggregate-functions.js';
 import { compileComputedScalar } from './computed-scalar.js';
 import type { Input } from './input.js';
 import { joinCondition } from './relationships.js';
 import { and, columnRef } from './sql-text.js';
 import { quoteIdent } from '../../../src/pg/quote.js';
-import { permissionFilter } from './where.js';
+import { permissionFilter, readVisible } from './where.js';
 
 /**
  * `order_by: [<table>_order_by!]` to sort keys: columns, columns of object relationships
@@ -118,7 +118,7 @@ function relatedRows(context: CompileContext, relationship: RelationshipModel, p
   const conditions = [joinCondition(relationship, parentAlias, alias)];
   const filter = permissionFilter(context, relatedAccess, alias);
   if (filter !== null) conditions.push(filter);
-  return { access: relatedAccess, alias, from: `from ${readFrom(context, relatedAccess.model.table, alias)} where ${and(conditions)}` };
+  return { access: relatedAccess, alias, from: `from ${readVisible(context, relatedAccess, alias)} where ${and(conditions)}` };
 }
 
 function direction(context: CompileContext, input: Input): Pick<OrderKey, 'direction' | 'nulls'> {

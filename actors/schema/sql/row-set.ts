@@ -7,7 +7,7 @@ import type { Input } from './input.js';
 import { cappedCount, rowCount } from './limit.js';
 import { compileOrderBy, renderOrderKeys, type OrderKey } from './order-by.js';
 import { and, columnRef } from './sql-text.js';
-import { compileWhere, permissionFilter } from './where.js';
+import { compileWhere, permissionFilter, visibleRows } from './where.js';
 
 /**
  * The rows a list or aggregate field reads: its table under an alias, filtered by the
@@ -57,7 +57,7 @@ export function rowSet(context: CompileContext, access: TableAccess, field: Coll
   const offsetInput = args.get('offset');
   const offset = offsetInput === undefined || reader.isNull(offsetInput) ? null : rowCount(reader, offsetInput);
 
-  return { access, alias, source: source ?? readSource(context, access), conditions, orderKeys, distinctOn, limit, offset };
+  return { access, alias, source: visibleRows(context, access, source ?? readSource(context, access)), conditions, orderKeys, distinctOn, limit, offset };
 }
 
 /** What every read of a field's rows starts from: the join to its parent row, the role's permission and `where`. */

@@ -7,14 +7,14 @@ import { invariant } from '../../../src/errors/service-error.js';
 import { compileAggregateSelection } from './aggregate.js';
 import { compileComputedScalar } from './computed-scalar.js';
 import { functionCall, rowArgument } from './function-call.js';
-import { readFrom, tableAccessOf, type CompileContext } from './context.js';
+import { tableAccessOf, type CompileContext } from './context.js';
 import { argumentsOf, collectFields, subSelections, type CollectedField } from './fields.js';
 import { rowSet, renderRows, type RowSet } from './row-set.js';
 import { renderOrderKeys } from './order-by.js';
 import { parseJsonPath } from './json-path.js';
 import { joinCondition } from './relationships.js';
 import { and, columnRef, jsonObject, nameLiteral } from './sql-text.js';
-import { permissionFilter } from './where.js';
+import { permissionFilter, readVisible } from './where.js';
 import { outputValue, scalarOutput } from './output-value.js';
 
 /**
@@ -65,7 +65,7 @@ export function compileByPk(context: CompileContext, access: TableAccess, field:
   });
   const filter = permissionFilter(context, access, alias);
   if (filter !== null) conditions.push(filter);
-  return `(select ${rowObject(context, access, alias, field)} from ${readFrom(context, access.model.table, alias)} where ${and(conditions)})`;
+  return `(select ${rowObject(context, access, alias, field)} from ${readVisible(context, access, alias)} where ${and(conditions)})`;
 }
 
 /** How a relationship's rows attach to the row that selects them: a condition on the related alias. */
@@ -128,7 +128,7 @@ function compileObjectRelationship(context: CompileContext, relationship: Relati
   if (filter !== null) conditions.push(filter);
   // A manual relationship may match several rows; a scalar subquery must yield one.
   const limit = relationship.manual ? ' limit 1' : '';
-  return `(select ${rowObject(context, access, alias, field)} from ${readFrom(context, access.model.table, alias)} where ${and(conditions)}${limit})`;
+  return `(select ${rowObject(context, access, alias, field)} from ${readVisible(context, access, alias)} where ${and(conditions)}${limit})`;
 }
 
 function aggregateOrder(rows: RowSet): string {

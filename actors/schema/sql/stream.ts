@@ -7,7 +7,7 @@ import { cappedCount, rowCount } from './limit.js';
 import { renderRows, type RowSet } from './row-set.js';
 import { rowObject } from './select.js';
 import { columnRef } from './sql-text.js';
-import { compileWhere, permissionFilter } from './where.js';
+import { compileWhere, permissionFilter, visibleRows } from './where.js';
 
 /**
  * `<t>_stream(batch_size, cursor: [{initial_value: {<column>: v}, ordering}], where)`
@@ -44,7 +44,7 @@ export function compileStream(context: CompileContext, access: TableAccess, fiel
   const rows: RowSet = {
     access,
     alias,
-    source: readSource(context, access),
+    source: visibleRows(context, access, readSource(context, access)),
     conditions,
     orderKeys: [{ expression: columnSql, direction, nulls: 'last' }],
     distinctOn: [],

@@ -4,7 +4,8 @@ import type { TableAccess } from '../models/role-access.js';
 import { relationKey } from '../../../src/pg/catalog.js';
 import type { BoolExp } from '../../../src/metadata/types.js';
 import { INT_TYPE, siblingType, type ColumnType } from '../models/column-types.js';
-import { readFrom, tableAccessOf, type CompileContext } from './context.js';
+import { readFrom, readSource, tableAccessOf, type CompileContext } from './context.js';
+import { redactedColumns, visibleRows as visibleRowsOf } from './redaction.js';
 import { inputArgumentsOf, type ComputedFieldModel } from '../models/function-model.js';
 import { quoteIdent } from '../../../src/pg/quote.js';
 import { countExpression } from './aggregate.js';
@@ -56,6 +57,23 @@ export function permissionFilter(context: CompileContext, access: TableAccess, a
   if (access.filter === null) return null;
   const scope: Scope = { mode: 'permission', table: access.model, access: null, alias, rootAlias: alias };
   return boolExp(context, scope, permissionInput(access.filter, '$'));
+}
+
+/** The rows of `access`'s table (or of `source`) the role reads, as it sees them (redaction.ts). */
+export function visibleRows(context: CompileContext, access: TableAccess, source: string): string {
+  return visibleRowsOf(context, access, source, (filter, alias) => permissionCondition(context, access.model, filter, alias));
+}
+
+/** `<table, or its visible rows> as "alias"`: a read of the table's rows by the role. */
+export function readVisible(context: CompileContext, access: TableAccess, alias: string): string {
+  return `${visibleRows(context, access, readSource(context, access))} as ${quoteIdent(alias)}`;
+}
+
+/** For rows read raw under `alias` (written rows): the role's view of their columns and the filter of its rows (redaction.ts). */
+export function redactedView(context: CompileContext, access: TableAccess, alias: string): { columns: string; filter: string | null } {
+  const condition = (filter: BoolExp, on: string) => permissionCondition(context, access.model, filter, on);
+  const filter = access.redacted?.filter ?? null;
+  return { columns: redactedColumns(access, alias, condition), filter: filter === null ? null : condition(filter, alias) };
 }
 
 /** A permission's boolean expression (an insert or update `check`, an update or delete `filter`) on `table` under `alias`. */
@@ -156,7 +174,7 @@ function relationshipCondition(context: CompileContext, scope: Scope, relationsh
   if (filter !== null) conditions.push(filter);
   const inner = boolExp(context, nested, value);
   if (inner !== 'true') conditions.push(inner);
-  return `exists (select 1 from ${readFrom(context, nested.table.table, alias)} where ${and(conditions)})`;
+  return `exists (select 1 from ${readRelated(context, nested, alias)} where ${and(conditions)})`;
 }
 
 /** `<rel>_aggregate`: in a query, an aggregate field the role may use; in a permission, any array relationship's. */
@@ -193,10 +211,15 @@ function aggregateCondition(context: CompileContext, scope: Scope, relationship:
     const count = countExpression(alias, columns, distinctInput !== undefined && !reader.isNull(distinctInput) && reader.boolean(distinctInput));
     const predicate = args.get('predicate');
     if (predicate === undefined || reader.isNull(predicate)) throw errors.missingField(input.path, 'predicate');
-    const subject = `(select ${count} from ${readFrom(context, nested.scope.table.table, alias)} where ${and(rows)})`;
+    const subject = `(select ${count} from ${readRelated(context, nested.scope, alias)} where ${and(rows)})`;
     conditions.push(comparison(context, scope, { subject, type: INT_TYPE }, predicate));
   }
   return and(conditions);
+}
+
+/** Related rows: in a query as the role sees them (redaction.ts), in a permission as they are. */
+function readRelated(context: CompileContext, scope: Scope, alias: string): string {
+  return scope.mode === 'query' ? readVisible(context, scope.access!, alias) : readFrom(context, scope.table.table, alias);
 }
 
 /** The scope of rows reached through a relationship, and in a query the role's filter on them. */
@@ -217,7 +240,8 @@ function columnOf(scope: Scope, name: string): ColumnModel | undefined {
   if (scope.mode === 'permission') return scope.table.columnsByName.get(name);
   if (scope.sqlNames !== true) return scope.access!.columnsByField.get(name);
   const column = scope.table.columnsByName.get(name);
-  return column !== undefined && scope.access!.columnsByField.get(column.fieldName) === column ? column : undefined;
+  const permitted = column === undefined ? undefined : scope.access!.columnsByField.get(column.fieldName);
+  return permitted?.name === name ? permitted : undefined;
 }
 
 function columnNamed(scope: Scope, name: string, input: Input): string {

@@ -1,7 +1,7 @@
 import { RawJson } from '../../../../src/bus/raw-json.js';
 import type { BoolExp } from '../../../../src/metadata/types.js';
-import { readFrom } from '../../sql/context.js';
 import { and, columnRef } from '../../sql/sql-text.js';
+import { readVisible } from '../../sql/where.js';
 import type { Operation } from '../operation.js';
 import { dataAccess, permittedColumn, readableTable, trackedTable, type TableArg } from './access.js';
 import { rowConditions } from './select-columns.js';
@@ -32,7 +32,7 @@ export const countRows: Operation<CountArgs> = {
     const byName = new Map(table.columns.map((column) => [column.name, column]));
     const distinct = (args.distinct ?? []).map((name, index) => columnRef(alias, permittedColumn(access, byName, 'select', name, `${path}.distinct[${index}]`).name));
     const conditions = rowConditions(statement, table, alias, args.where, `${path}.where`);
-    const rows = `from ${readFrom(statement, table.model.table, alias)} where ${and(conditions)}`;
+    const rows = `from ${readVisible(statement, table, alias)} where ${and(conditions)}`;
     const counted = distinct.length === 0 ? `select count(*) as "n" ${rows}` : `select count(*) as "n" from (select distinct ${distinct.join(', ')} ${rows}) as "${statement.aliases.fresh()}"`;
     const sql = `select json_build_object('count', "c"."n")::text as "json" from (${counted}) as "c"`;
     const row = await runStatement(context, statement, sql);

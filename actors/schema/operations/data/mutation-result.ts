@@ -1,9 +1,10 @@
 import type { BoolExp } from '../../../../src/metadata/types.js';
 import type { TableModel } from '../../models/table-model.js';
+import type { TableAccess } from '../../models/role-access.js';
 import type { MutationContext } from '../../sql/mutation-context.js';
 import { writeStatement } from '../../sql/mutation-plan.js';
 import { columnRef, jsonObject } from '../../sql/sql-text.js';
-import { permissionCondition } from '../../sql/where.js';
+import { permissionCondition, redactedView } from '../../sql/where.js';
 import { readableTable, type DataAccess } from './access.js';
 import { rowObject } from './select-columns.js';
 
@@ -35,13 +36,26 @@ export function mutationSql(statement: MutationContext, access: DataAccess, muta
     const readable = readableTable(access, mutation.table, argsPath, '; "returning" can only be used if the role has "select" permission on the table');
     const alias = statement.aliases.fresh();
     const object = rowObject(statement, access, readable, alias, mutation.returning, `${argsPath}.returning`);
-    const filter = readable.filter === null ? 'true' : permissionCondition(statement, mutation.table, readable.filter, alias);
-    pairs.push(['returning', `(select coalesce(json_agg(${object}), '[]') from ${rows} as "${alias}" where ${filter})`]);
+    pairs.push(['returning', `(select coalesce(json_agg(${object}), '[]') from ${returnedRows(statement, readable, mutation, rows, alias)})`]);
   }
   const outputs: Array<[string, string]> = [['json', `${jsonObject(pairs)}::text`]];
   const check = checkCondition(statement, mutation, statement.aliases.fresh());
   if (check !== null) outputs.push(['check_ok', `(select bool_and(${check.condition}) from ${rows} as "${check.alias}")`]);
   return writeStatement(statement, [`${rows} as (${mutation.write})`], outputs);
+}
+
+/**
+ * The written rows the role may read under `alias`; for an inherited role that sees some
+ * columns on part of its rows, read raw and seen through their redacted columns (sql/redaction.ts).
+ */
+function returnedRows(statement: MutationContext, readable: TableAccess, mutation: MutationStatement, rows: string, alias: string): string {
+  if (readable.redacted === null) {
+    const filter = readable.filter === null ? 'true' : permissionCondition(statement, mutation.table, readable.filter, alias);
+    return `${rows} as "${alias}" where ${filter}`;
+  }
+  const raw = statement.aliases.fresh();
+  const view = redactedView(statement, readable, raw);
+  return `${rows} as "${raw}" cross join lateral (select ${view.columns}) as "${alias}" where ${view.filter ?? 'true'}`;
 }
 
 /** Whether a written row passes its check: an upsert's updated rows the update permission's, as GraphQL's upsert. */

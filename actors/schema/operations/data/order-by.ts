@@ -1,9 +1,9 @@
 import { errors } from '../../../../src/errors/errors.js';
 import type { TableAccess } from '../../models/role-access.js';
-import { readFrom, tableAccessOf, type CompileContext } from '../../sql/context.js';
+import { tableAccessOf, type CompileContext } from '../../sql/context.js';
 import { joinCondition } from '../../sql/relationships.js';
 import { and, columnRef } from '../../sql/sql-text.js';
-import { permissionFilter } from '../../sql/where.js';
+import { permissionFilter, readVisible } from '../../sql/where.js';
 import { notAllowed, permittedColumn, type DataAccess } from './access.js';
 
 /**
@@ -44,7 +44,7 @@ function orderValue(context: CompileContext, access: DataAccess, table: TableAcc
   const filter = permissionFilter(context, target, child);
   const conditions = [joinCondition(relationship, alias, child), ...(filter === null ? [] : [filter])];
   const value = orderValue(context, access, target, child, rest, path);
-  return `(select ${value} from ${readFrom(context, target.model.table, child)} where ${and(conditions)} limit 1)`;
+  return `(select ${value} from ${readVisible(context, target, child)} where ${and(conditions)} limit 1)`;
 }
 
 function orderKey(item: OrderByItem): { name: string; direction: 'asc' | 'desc'; nulls?: 'first' | 'last' } {

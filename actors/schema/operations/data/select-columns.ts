@@ -3,11 +3,11 @@ import type { BoolExp } from '../../../../src/metadata/types.js';
 import type { TableAccess } from '../../models/role-access.js';
 import type { CompileContext } from '../../sql/context.js';
 import { permissionInput } from '../../sql/input.js';
-import { readFrom, tableAccessOf } from '../../sql/context.js';
+import { tableAccessOf } from '../../sql/context.js';
 import { joinCondition } from '../../sql/relationships.js';
 import { and, columnRef, jsonObject } from '../../sql/sql-text.js';
 import { spatialOutput } from '../../sql/output-value.js';
-import { compileSqlNamedWhere, permissionFilter } from '../../sql/where.js';
+import { compileSqlNamedWhere, permissionFilter, readVisible } from '../../sql/where.js';
 import { notAllowed, permittedColumn, type DataAccess } from './access.js';
 import { orderByClause, type OrderByArg } from './order-by.js';
 
@@ -80,7 +80,7 @@ function relationshipValue(context: CompileContext, access: DataAccess, table: T
   const child = context.aliases.fresh();
   const conditions = [joinCondition(relationship, alias, child), ...rowConditions(context, target, child, select.where, `${path}.where`)];
   const object = rowObject(context, access, target, child, select.columns, `${path}.columns`);
-  const from = `from ${readFrom(context, target.model.table, child)} where ${and(conditions)}`;
+  const from = `from ${readVisible(context, target, child)} where ${and(conditions)}`;
   if (relationship.kind === 'object') return `(select ${object} ${from} limit 1)`;
   const order = orderByClause(context, access, target, child, select.order_by, `${path}.order_by`);
   const rows = context.aliases.fresh();

@@ -1,6 +1,6 @@
 import { RawJson } from '../../../../src/bus/raw-json.js';
-import { readFrom } from '../../sql/context.js';
 import { and } from '../../sql/sql-text.js';
+import { readVisible } from '../../sql/where.js';
 import type { Operation } from '../operation.js';
 import { dataAccess, readableTable, trackedTable, type TableArg } from './access.js';
 import { orderByClause } from './order-by.js';
@@ -31,7 +31,7 @@ export const selectRows: Operation<SelectArgs> = {
     const conditions = rowConditions(statement, table, alias, args.where, `${path}.where`);
     const order = orderByClause(statement, access, table, alias, args.order_by, `${path}.order_by`);
     const rows = statement.aliases.fresh();
-    const sql = `select coalesce(json_agg("${rows}"."j"), '[]')::text as "json" from (select ${object} as "j" from ${readFrom(statement, table.model.table, alias)} where ${and(conditions)}${order}${limitClause(table, args.limit, args.offset, path)}) as "${rows}"`;
+    const sql = `select coalesce(json_agg("${rows}"."j"), '[]')::text as "json" from (select ${object} as "j" from ${readVisible(statement, table, alias)} where ${and(conditions)}${order}${limitClause(table, args.limit, args.offset, path)}) as "${rows}"`;
     const row = await runStatement(context, statement, sql);
     return { response: new RawJson(row.json) };
   },
