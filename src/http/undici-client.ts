@@ -59,6 +59,14 @@ export class HttpRequestError extends Error {
 /** Parsed URLs kept; beyond this many distinct ones the cache starts over. */
 const TARGETS_KEPT = 1000;
 
+/**
+ * The largest answer taken, before and after decompression: a webhook or remote server
+ * answering without end, or with a few MB of gzip that expand to gigabytes, would
+ * otherwise take the process's memory. 100 MiB is far above any GraphQL answer or webhook
+ * reply an engine should hold.
+ */
+export const MAX_RESPONSE_BYTES = 100 * 1024 * 1024;
+
 interface Target {
   origin: string;
   path: string;
@@ -69,10 +77,12 @@ interface Target {
 export class HttpClient {
   readonly #agent: Agent;
   readonly #targets = new Map<string, Target>();
+  readonly #maxResponseBytes: number;
 
-  /** `maxSockets`: connections kept per origin, the most calls in flight to one server. */
-  constructor(options: { maxSockets: number }) {
+  /** `maxSockets`: connections kept per origin, the most calls in flight to one server; `maxResponseBytes`: the largest answer taken. */
+  constructor(options: { maxSockets: number; maxResponseBytes?: number }) {
     this.#agent = new Agent({ connections: options.maxSockets, pipelining: 1 });
+    this.#maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   }
 
   /** POSTs `call.body`; whatever the status, resolves with the whole answer. */
@@ -91,7 +101,7 @@ export class HttpClient {
         return;
       }
       const options: Dispatcher.DispatchOptions = { origin: target.origin, path: target.path, method: 'POST', headers, body: call.body, headersTimeout: 0, bodyTimeout: 0 };
-      this.#agent.dispatch(options, new CallHandler(call.timeoutMs, resolve, reject));
+      this.#agent.dispatch(options, new CallHandler(call.timeoutMs, this.#maxResponseBytes, resolve, reject));
     });
   }
 
@@ -122,6 +132,7 @@ export class HttpClient {
 /** One call's callbacks from undici's dispatcher: collects the body, keeps the time limit, settles once. */
 class CallHandler implements Dispatcher.DispatchHandler {
   readonly #chunks: Buffer[] = [];
+  #received = 0;
   readonly #timer: NodeJS.Timeout;
   #abort: ((error?: Error) => void) | null = null;
   #status = 0;
@@ -130,6 +141,7 @@ class CallHandler implements Dispatcher.DispatchHandler {
 
   constructor(
     readonly timeoutMs: number,
+    readonly maxResponseBytes: number,
     readonly resolve: (response: HttpResponse) => void,
     readonly reject: (error: Error) => void,
   ) {
@@ -151,6 +163,13 @@ class CallHandler implements Dispatcher.DispatchHandler {
   }
 
   onData(chunk: Buffer): boolean {
+    this.#received += chunk.length;
+    if (this.#received > this.maxResponseBytes) {
+      const error = tooLarge(this.maxResponseBytes);
+      this.#fail(error);
+      this.#abort?.(error);
+      return false;
+    }
     this.#chunks.push(chunk);
     return true;
   }
@@ -159,11 +178,13 @@ class CallHandler implements Dispatcher.DispatchHandler {
     const raw = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks);
     const rawHeaders = this.#rawHeaders.map((value) => value.toString('latin1'));
     const headers = headerObject(rawHeaders);
-    decompress(raw, headers['content-encoding']).then(
+    if (this.#settled) return;
+    decompress(raw, headers['content-encoding'], this.maxResponseBytes).then(
       (body) => {
         if (this.#settle()) this.resolve({ status: this.#status, headers, rawHeaders, body });
       },
-      (error: Error) => this.#fail(new HttpRequestError('ERR_CONTENT_DECODING', `the response body does not decompress: ${error.message}`)),
+      (error: NodeJS.ErrnoException) =>
+        this.#fail(error.code === 'ERR_BUFFER_TOO_LARGE' ? tooLarge(this.maxResponseBytes) : new HttpRequestError('ERR_CONTENT_DECODING', `the response body does not decompress: ${error.message}`)),
     );
   }
 
@@ -181,6 +202,10 @@ class CallHandler implements Dispatcher.DispatchHandler {
     clearTimeout(this.#timer);
     return true;
   }
+}
+
+function tooLarge(limit: number): HttpRequestError {
+  return new HttpRequestError('ERR_RESPONSE_TOO_LARGE', `the response body is larger than ${limit} bytes`);
 }
 
 /**

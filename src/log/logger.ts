@@ -15,11 +15,17 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
 }
 
 /**
+ * Log bytes held while standard output is not taking them (a stalled log collector):
+ * beyond this, lines are dropped rather than the process's memory growing without end.
+ */
+const PENDING_LOG_BYTES = 16 * 1024 * 1024;
+
+/**
  * Standard output written asynchronously: a line per request written synchronously to a
  * pipe costs a system call on the request's path, while this one joins the lines that
  * arrive during a write into the next. Lines still go out as they come, and pino flushes
  * what is pending when the process exits.
  */
 function standardOutput(): DestinationStream {
-  return pino.destination({ dest: 1, sync: false });
+  return pino.destination({ dest: 1, sync: false, maxLength: PENDING_LOG_BYTES });
 }

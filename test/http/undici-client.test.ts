@@ -27,6 +27,17 @@ function handle(request: IncomingMessage, response: ServerResponse, body: string
     case '/raw-deflate':
       response.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateRawSync('raw deflate'));
       return;
+    case '/gzip-bomb':
+      // 1 MiB of zeros: a few KB on the wire.
+      response.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(1024 * 1024)));
+      return;
+    case '/endless': {
+      response.writeHead(200);
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      const timer = setInterval(() => response.write(chunk), 1);
+      response.on('close', () => clearInterval(timer));
+      return;
+    }
     case '/bad-gzip':
       response.writeHead(200, { 'content-encoding': 'gzip' }).end('not gzip at all');
       return;
@@ -121,6 +132,17 @@ describe('HttpClient', () => {
     expect(JSON.parse(response.body.toString())).toEqual({ body: 'framed' });
     expect(seen.at(-1)!.headers).toMatchObject({ 'content-length': '6', connection: 'keep-alive' });
     expect(seen.at(-1)!.headers.upgrade).toBeUndefined();
+  });
+
+  it('refuses an answer larger than its limit, compressed or not, and keeps serving', async () => {
+    const capped = new HttpClient({ maxSockets: 1, maxResponseBytes: 256 * 1024 });
+    try {
+      await expect(capped.post(`${base}/gzip-bomb`, { body: '', timeoutMs: 5_000 })).rejects.toMatchObject({ name: 'HttpRequestError', code: 'ERR_RESPONSE_TOO_LARGE' });
+      await expect(capped.post(`${base}/endless`, { body: '', timeoutMs: 5_000 })).rejects.toMatchObject({ name: 'HttpRequestError', code: 'ERR_RESPONSE_TOO_LARGE' });
+      expect((await capped.post(`${base}/gzip`, { body: '', timeoutMs: 5_000 })).body.toString()).toBe('zipped');
+    } finally {
+      capped.close();
+    }
   });
 
   it('sends bytes as they are', async () => {

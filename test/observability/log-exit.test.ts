@@ -33,3 +33,27 @@ describe('log lines at exit', () => {
     expect(lines.at(-1)).toMatchObject({ i: 1999, msg: 'line' });
   }, 60_000);
 });
+
+describe('log lines while stdout is not read', () => {
+  it('are held up to a bound, not without end', async () => {
+    // 200 MB of lines logged while nobody reads the pipe: the pending bytes stay bounded.
+    const script = `
+      import { createLogger } from './src/log/logger.ts';
+      const log = createLogger('info');
+      const text = 'x'.repeat(10_000);
+      const before = process.memoryUsage().rss;
+      for (let i = 0; i < 20_000; i++) log.info({ text }, 'line');
+      process.stderr.write(String(Math.round((process.memoryUsage().rss - before) / 1048576)));
+      process.kill(process.pid, 'SIGKILL');
+    `;
+    const grownMiB = await new Promise<number>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.pause();
+      let errorOutput = '';
+      child.stderr.on('data', (chunk: Buffer) => (errorOutput += chunk.toString()));
+      child.once('error', reject);
+      child.once('close', () => resolve(Number(errorOutput)));
+    });
+    expect(grownMiB).toBeLessThan(120);
+  }, 60_000);
+});
