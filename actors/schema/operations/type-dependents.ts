@@ -9,9 +9,9 @@ const KINDS = ['select', 'insert', 'update', 'delete'] as const;
 /**
  * The objects that depend on the type of a column (Hasura's DROnType dependencies):
  * permissions whose filter or check compares it, on its table or through a relationship
- * or `_exists`. Each is named as Hasura's v2.0 reports it, `permission author.user.select`,
- * by table (as the metadata lists them), then select, insert, update and delete (the
- * order of Hasura's own test).
+ * (or its aggregate), a table computed field or `_exists`. Each is named as Hasura's
+ * v2.0 reports it, `permission author.user.select`, by table (as the metadata lists
+ * them), then select, insert, update and delete (the order of Hasura's own test).
  */
 export function typeDependents(metadata: Metadata, catalog: Catalog, tableKey: string, column: string): string[] {
   const model = buildSourceModel(metadata, catalog);
