@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Pool } from '../../src/pg/pool.js';
+import { queryNamed } from '../../src/pg/prepared-statements.js';
 import type { Cohort, Poller } from './model.js';
 
 /** One cohort's fetch: its result (and a stream's next cursor), or PostgreSQL's refusal. */
@@ -55,7 +56,7 @@ export class CohortFetcher {
     let result;
     try {
       this.statements++;
-      result = await client.query<{ cohort: string; data: string | null; cursor?: string | null }>({
+      result = await queryNamed<{ cohort: string; data: string | null; cursor?: string | null }>(client, {
         name: statement.name,
         text: statement.text,
         values: [cohorts.map((cohort) => cohort.id), cohorts.map((cohort) => JSON.stringify(cohort.values))],

@@ -96,6 +96,8 @@ export async function setupGraphqlFixture(options: FixtureOptions = {}): Promise
                 await client.query('rollback');
               }
             },
+            // The engine keeps its prepared statements bounded per connection (src/pg/prepared-statements.ts).
+            connection: (client as unknown as { connection: unknown }).connection,
             release: (error?: Error | boolean) => client.release(error),
             on: (event: 'error', listener: (error: Error) => void) => client.on(event, listener),
             off: (event: 'error', listener: (error: Error) => void) => client.off(event, listener),

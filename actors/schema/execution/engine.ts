@@ -3,6 +3,7 @@ import type { Logger } from '../../../src/log/logger.js';
 import type { Metadata } from '../../../src/metadata/types.js';
 import type { Catalog } from '../../../src/pg/catalog.js';
 import { withBoundedClient, type BoundedPool, type RequestBounds } from '../../../src/pg/bounded-client.js';
+import { queryNamed } from '../../../src/pg/prepared-statements.js';
 import { ADMIN_ROLE, isAdmin, sessionKey, usesBackendOnlyPermissions, type Session } from '../../../src/session/session.js';
 import { encodeText } from '../../../src/bus/wire.js';
 import { TRACEPARENT, traceHeaders } from '../../../src/tracing/propagation.js';
@@ -277,7 +278,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
       context.facts?.statements.push(plan.sql);
       const sqlStarted = performance.now();
       try {
-        const result = await withBoundedClient(context.db, boundsFor(session, context), (client) => client.query<{ data: string }>(statement)).finally(() => {
+        const result = await withBoundedClient(context.db, boundsFor(session, context), (client) => queryNamed<{ data: string }>(client, statement)).finally(() => {
           if (context.facts !== undefined) context.facts.sqlMs += performance.now() - sqlStarted;
         });
         // The data object is Postgres' JSON text, spliced in unparsed (ARCHITECTURE decision 4).

@@ -3,6 +3,7 @@ import { graphqlErrorBody } from '../../../src/errors/bodies.js';
 import { errors } from '../../../src/errors/errors.js';
 import { withBoundedClient, type BoundedPool, type RequestBounds } from '../../../src/pg/bounded-client.js';
 import type { PoolClient } from '../../../src/pg/pool.js';
+import { queryNamed } from '../../../src/pg/prepared-statements.js';
 import { ServiceError } from '../../../src/errors/service-error.js';
 import { isAdmin, type Session } from '../../../src/session/session.js';
 import type { OperationFacts } from '../../../src/log/operation-facts.js';
@@ -128,7 +129,7 @@ type StepResult = { row: Record<string, unknown> } | { error: ServiceError };
 
 async function runStep(db: PoolClient, step: MutationStep, values: unknown[], errorPath: string): Promise<StepResult> {
   try {
-    const result = await db.query<Record<string, unknown>>({ name: step.name, text: step.sql, values });
+    const result = await queryNamed<Record<string, unknown>>(db, { name: step.name, text: step.sql, values });
     return { row: result.rows[0]! };
   } catch (error) {
     return { error: databaseError(error, { sql: step.sql, values }).atPath(errorPath) };

@@ -1,0 +1,66 @@
+import type { QueryResult, QueryResultRow } from 'pg';
+import type { PoolClient } from './pool.js';
+import { quoteIdent } from './quote.js';
+
+/**
+ * How many named statements one connection keeps prepared. LIMIT and OFFSET are literals
+ * (ARCHITECTURE decision 5), so each distinct value is a statement of its own, and the
+ * server keeps every prepared statement's parse tree and cached plan for the session's
+ * life (a generated statement's plan weighs tens of KB to a few MB). 500 holds the hot
+ * statements of every role and document (the plan cache keeps 16 shapes per document),
+ * while bounding a pooled backend's memory whatever values clients send.
+ */
+export const STATEMENTS_PER_CONNECTION = 500;
+
+export interface NamedStatement {
+  name: string;
+  text: string;
+  values: unknown[];
+}
+
+/** node-postgres' record of what it has parsed on a connection: a name it holds is never parsed again. */
+interface ParsingConnection {
+  parsedStatements: Record<string, string>;
+}
+
+/**
+ * The statements prepared on each connection, least recently used first (a Map keeps its
+ * insertion order; a use deletes and re-inserts). Keyed by node-postgres' connection, which
+ * the tracing proxy hands through as it is and which goes when its client is discarded.
+ */
+const preparedOn = new WeakMap<ParsingConnection, Map<string, true>>();
+
+/**
+ * Runs a named statement on `client`, deallocating the least recently used ones first when
+ * preparing it would exceed `capacity` on that connection. A statement that is already
+ * prepared costs no extra round trip; an eviction costs one, for a tenth of the capacity at
+ * once, so a stream of new statements pays it once per tenth.
+ */
+export async function queryNamed<R extends QueryResultRow>(client: PoolClient, statement: NamedStatement, capacity = STATEMENTS_PER_CONNECTION): Promise<QueryResult<R>> {
+  const connection = (client as unknown as { connection: ParsingConnection }).connection;
+  let prepared = preparedOn.get(connection);
+  if (prepared === undefined) preparedOn.set(connection, (prepared = new Map()));
+  const known = prepared.delete(statement.name);
+  if (!known && prepared.size >= capacity) await evict(client, connection, prepared, Math.max(1, Math.ceil(capacity / 10)));
+  try {
+    return await client.query<R>(statement);
+  } finally {
+    // A statement that failed to parse is not prepared; one that failed when executed is.
+    if (connection.parsedStatements[statement.name] !== undefined) prepared.set(statement.name, true);
+  }
+}
+
+async function evict(client: PoolClient, connection: ParsingConnection, prepared: Map<string, true>, count: number): Promise<void> {
+  const oldest: string[] = [];
+  for (const name of prepared.keys()) {
+    if (oldest.length === count) break;
+    oldest.push(name);
+  }
+  // Prepared statements are not transactional: this holds inside a mutation's transaction too.
+  await client.query(oldest.map((name) => `deallocate ${quoteIdent(name)}`).join('; '));
+  for (const name of oldest) {
+    prepared.delete(name);
+    // node-postgres would otherwise bind to the deallocated name instead of parsing it again.
+    delete connection.parsedStatements[name];
+  }
+}
