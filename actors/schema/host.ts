@@ -2,7 +2,8 @@ import type { ActorRequest } from '../../src/bus/actor-request.js';
 import type { Logger } from '../../src/log/logger.js';
 import type { MetadataStore } from '../../src/metadata/store.js';
 import type { Metadata } from '../../src/metadata/types.js';
-import { introspectCatalog, type Catalog } from '../../src/pg/catalog.js';
+import type { Catalog } from '../../src/pg/catalog.js';
+import { CatalogCache } from '../../src/pg/catalog-cache.js';
 import type { Pool, PoolClient } from '../../src/pg/pool.js';
 import { checkConsistency, type ConsistencyReport } from './consistency/check.js';
 import type { GraphqlEngineOptions } from './execution/engine.js';
@@ -29,11 +30,13 @@ export class SchemaHost {
   /** Settings every GraphQL engine this host builds is built with (inferred function permissions). */
   readonly #engine: GraphqlEngineOptions;
   readonly #describer: RemoteDescriber;
+  readonly #catalogs: CatalogCache;
   /** Asks another actor (the remote-schema actor, for the consistency check) outside any request. */
   readonly #ask: () => ActorRequest;
 
-  private constructor(state: SchemaState, store: MetadataStore, db: Pool, log: Logger, remote: RemoteServingOptions, engine: GraphqlEngineOptions, ask: () => ActorRequest, describer: RemoteDescriber) {
+  private constructor(state: SchemaState, store: MetadataStore, db: Pool, log: Logger, remote: RemoteServingOptions, engine: GraphqlEngineOptions, ask: () => ActorRequest, describer: RemoteDescriber, catalogs: CatalogCache) {
     this.#state = state;
+    this.#catalogs = catalogs;
     this.#describer = describer;
     this.#store = store;
     this.#db = db;
@@ -46,10 +49,11 @@ export class SchemaHost {
   /** `remote`: how remote schemas are served here (permissions flag, outages found at start). */
   static async load(store: MetadataStore, db: Pool, log: Logger, remote: RemoteServingOptions, engine: GraphqlEngineOptions, ask: () => ActorRequest): Promise<SchemaHost> {
     const describer = new RemoteDescriber();
+    const catalogs = new CatalogCache();
     const stored = await store.read();
-    const catalog = await withRemoteCatalog(await introspectCatalog(db), db, remote);
+    const catalog = await withRemoteCatalog(await catalogs.read(db), db, remote);
     const report = checkConsistency(stored.metadata, catalog, await describer.describe(stored.metadata, catalog, ask()));
-    return new SchemaHost(buildState(stored.resourceVersion, stored.metadata, catalog, report, engine), store, db, log, remote, engine, ask, describer);
+    return new SchemaHost(buildState(stored.resourceVersion, stored.metadata, catalog, report, engine), store, db, log, remote, engine, ask, describer, catalogs);
   }
 
   get state(): SchemaState {
@@ -60,9 +64,14 @@ export class SchemaHost {
     return this.#db;
   }
 
-  /** The database catalog with the cached remote schemas, both read through `client` when given. */
-  async introspect(client?: PoolClient): Promise<Catalog> {
-    return withRemoteCatalog(await introspectCatalog(client ?? this.#db), client ?? this.#db, this.#remote);
+  /**
+   * The database catalog with the cached remote schemas, both read through `client` when
+   * given. The database part is introspected again only when the system catalogs changed
+   * (CatalogCache), or always with `force` (reload_metadata, run_sql).
+   */
+  async introspect(client?: PoolClient, options: { force?: boolean } = {}): Promise<Catalog> {
+    const db = client ?? this.#db;
+    return withRemoteCatalog(await this.#catalogs.read(db, options), db, this.#remote);
   }
 
   /** Checks `metadata` against `catalog`, its remote schemas described by the remote-schema actor (asked with `ask`). */
