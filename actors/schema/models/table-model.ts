@@ -3,6 +3,7 @@ import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg
 import { isGraphqlName } from '../../../src/graphql/name.js';
 import { columnTypeOf, type ColumnType } from './column-types.js';
 import { buildFunctionsModel, type FunctionsModel } from './function-model.js';
+import { TableMemo } from './table-memo.js';
 
 /**
  * The tracked tables as the GraphQL layer sees them: metadata joined with the catalog,
@@ -83,12 +84,15 @@ export interface SourceModel {
   functions: FunctionsModel;
 }
 
+/** A table's model depends on its entry and the catalog's relations only (resolveRelationship reads other relations' keys). */
+const tableModels = new TableMemo<TableModel | null>();
+
 export function buildSourceModel(metadata: Metadata, catalog: Catalog): SourceModel {
   const tables = new Map<string, TableModel>();
   for (const entry of metadata.sources[0]?.tables ?? []) {
     const relation = catalog.relations.get(relationKey(entry.table.schema, entry.table.name));
     if (relation === undefined) continue;
-    const model = tableModel(entry, relation, catalog);
+    const model = tableModels.get(entry, catalog.relations, () => tableModel(entry, relation, catalog));
     if (model !== null) tables.set(model.key, model);
   }
   return { tables, functions: buildFunctionsModel(metadata, catalog) };
