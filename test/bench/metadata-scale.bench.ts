@@ -62,7 +62,8 @@ async function measureSize(natsUrl: string, count: number): Promise<string[][]> 
     const cold = performance.now();
     const restarted = await start();
     targets.push(restarted);
-    await graphql(restarted, ADMIN_QUERY, 'admin');
+    const log = recentOutput(restarted);
+    await graphql(restarted, ADMIN_QUERY, 'admin').catch((error: unknown) => Promise.reject(new Error(`${String(error)}\nengine output:\n${log()}`)));
     rows.push(row('cold start to a served schema (admin query answered)', `${(performance.now() - cold).toFixed(0)} ms`));
     for (const role of ROLES) {
       const started = performance.now();
@@ -169,6 +170,15 @@ async function metadataOp(engine: Target, body: unknown): Promise<unknown> {
 async function graphql(engine: Target, query: string, role: string): Promise<void> {
   const answer = (await probe(`${engine.url}/v1/graphql`, JSON.stringify({ query }), { 'x-service-role': role })) as { errors?: unknown };
   if (answer.errors !== undefined) throw new Error(`role ${role}: ${JSON.stringify(answer.errors)}`);
+}
+
+/** The last lines the engine wrote, to show with a failure. */
+function recentOutput(target: Target): () => string {
+  let output = '';
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
+  target.child.stdout!.on('data', keep);
+  target.child.stderr!.on('data', keep);
+  return () => output;
 }
 
 function seconds(ms: number): string {
