@@ -2,7 +2,8 @@ import type { ActorRequest } from '../../src/bus/actor-request.js';
 import type { Logger } from '../../src/log/logger.js';
 import type { MetadataStore } from '../../src/metadata/store.js';
 import type { Metadata } from '../../src/metadata/types.js';
-import { introspectCatalog, type Catalog } from '../../src/pg/catalog.js';
+import type { Catalog } from '../../src/pg/catalog.js';
+import { CatalogCache } from '../../src/pg/catalog-cache.js';
 import type { Pool, PoolClient } from '../../src/pg/pool.js';
 import { checkConsistency, type ConsistencyReport } from './consistency/check.js';
 import { EnumRowsReader } from './consistency/enum-rows.js';
@@ -31,11 +32,13 @@ export class SchemaHost {
   readonly #engine: GraphqlEngineOptions;
   readonly #describer: RemoteDescriber;
   readonly #enumRows: EnumRowsReader;
+  readonly #catalogs: CatalogCache;
   /** Asks another actor (the remote-schema actor, for the consistency check) outside any request. */
   readonly #ask: () => ActorRequest;
 
-  private constructor(state: SchemaState, store: MetadataStore, db: Pool, log: Logger, remote: RemoteServingOptions, engine: GraphqlEngineOptions, ask: () => ActorRequest, describer: RemoteDescriber, enumRows: EnumRowsReader) {
+  private constructor(state: SchemaState, store: MetadataStore, db: Pool, log: Logger, remote: RemoteServingOptions, engine: GraphqlEngineOptions, ask: () => ActorRequest, describer: RemoteDescriber, enumRows: EnumRowsReader, catalogs: CatalogCache) {
     this.#state = state;
+    this.#catalogs = catalogs;
     this.#describer = describer;
     this.#enumRows = enumRows;
     this.#store = store;
@@ -50,11 +53,12 @@ export class SchemaHost {
   static async load(store: MetadataStore, db: Pool, log: Logger, remote: RemoteServingOptions, engine: GraphqlEngineOptions, ask: () => ActorRequest): Promise<SchemaHost> {
     const describer = new RemoteDescriber();
     const enumRows = new EnumRowsReader();
+    const catalogs = new CatalogCache();
     const stored = await store.read();
-    const catalog = await withRemoteCatalog(await introspectCatalog(db), db, remote);
+    const catalog = await withRemoteCatalog(await catalogs.read(db), db, remote);
     const remotes = await describer.describe(stored.metadata, catalog, ask());
     const report = checkConsistency(stored.metadata, catalog, remotes, await enumRows.read(stored.metadata, catalog, db));
-    return new SchemaHost(buildState(stored.resourceVersion, stored.metadata, catalog, report, engine), store, db, log, remote, engine, ask, describer, enumRows);
+    return new SchemaHost(buildState(stored.resourceVersion, stored.metadata, catalog, report, engine), store, db, log, remote, engine, ask, describer, enumRows, catalogs);
   }
 
   get state(): SchemaState {
@@ -65,9 +69,14 @@ export class SchemaHost {
     return this.#db;
   }
 
-  /** The database catalog with the cached remote schemas, both read through `client` when given. */
-  async introspect(client?: PoolClient): Promise<Catalog> {
-    return withRemoteCatalog(await introspectCatalog(client ?? this.#db), client ?? this.#db, this.#remote);
+  /**
+   * The database catalog with the cached remote schemas, both read through `client` when
+   * given. The database part is introspected again only when the system catalogs changed
+   * (CatalogCache), or always with `force` (reload_metadata, run_sql).
+   */
+  async introspect(client?: PoolClient, options: { force?: boolean } = {}): Promise<Catalog> {
+    const db = client ?? this.#db;
+    return withRemoteCatalog(await this.#catalogs.read(db, options), db, this.#remote);
   }
 
   /**

@@ -191,7 +191,7 @@ async function apply(
     reloadCatalog: async () => {
       draft.catalogReloaded = true;
       // Inside the request's transaction the catalog shows its uncommitted DDL.
-      return (draft.catalog = await host.introspect(draft.transaction ?? undefined));
+      return (draft.catalog = await host.introspect(draft.transaction ?? undefined, { force: true }));
     },
     check: (metadata, catalog) => host.check(metadata, catalog, ask, draft.transaction ?? host.db),
     request: ask,

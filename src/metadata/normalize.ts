@@ -22,7 +22,16 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * Table entries this module produced. Metadata is immutable (edit.ts), so an entry an
+ * operation left alone is returned as it is: it keeps its identity from one metadata
+ * version to the next, which the per-table caches of the schema actor rely on, and a
+ * change costs the tables it touched rather than all of them.
+ */
+const normalizedTables = new WeakSet<TableEntry>();
+
 function normalizeTable(entry: TableEntry): TableEntry {
+  if (normalizedTables.has(entry)) return entry;
   const sorted: Partial<Record<keyof TableEntry, unknown>> = {
     ...entry,
     object_relationships: entry.object_relationships?.slice().sort(byName),
@@ -42,6 +51,7 @@ function normalizeTable(entry: TableEntry): TableEntry {
     if (key === 'configuration' && Object.keys(value as object).length === 0) continue;
     out[key] = value;
   }
+  normalizedTables.add(out as unknown as TableEntry);
   return out as unknown as TableEntry;
 }
 

@@ -12,6 +12,7 @@ import { QUERIES, QUERY_TRACKING } from './queries.js';
 import { REMOTE_BENCH_HEADER, REMOTE_BENCH_TITLE, runRemoteBench } from './remote.bench.js';
 import { MUTATION_TRACKING, prepareMutationTable } from './mutations.js';
 import { measureSchemaBuild } from './schema-build.js';
+import { METADATA_SCALE_BENCH_HEADER, METADATA_SCALE_BENCH_TITLE, runMetadataScaleBench } from './metadata-scale.bench.js';
 import { runSubscriptionsBench, SUBSCRIPTIONS_BENCH_HEADER, SUBSCRIPTIONS_BENCH_TITLE } from './subscriptions.bench.js';
 import { runTriggersBench, TRIGGERS_BENCH_HEADER, TRIGGERS_BENCH_TITLE } from './triggers.bench.js';
 
@@ -21,7 +22,9 @@ import { runTriggersBench, TRIGGERS_BENCH_HEADER, TRIGGERS_BENCH_TITLE } from '.
  * p99 latency (ms), and the engine's ratios to both peers. Last come the remote schema
  * benchmark (remote.bench.ts), the event trigger one (triggers.bench.ts), the
  * subscriptions one (subscriptions.bench.ts), the limits one (limits.bench.ts) and the
- * tracing one (tracing.bench.ts) and the metrics one (metrics.bench.ts), each with its own database and engine.
+ * tracing one (tracing.bench.ts), the metrics one (metrics.bench.ts) and metadata at scale
+ * (metadata-scale.bench.ts), each with its own database and engine; each also runs alone
+ * (`npx tsx test/bench/<name>.bench.ts` after `npm run build`).
  * The engine runs as users run it: from its build, the admin secret set and sent, logs at
  * the default level. The machine's load average is printed beside the figures.
  * Settings: BENCH_SECONDS per round (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS
@@ -138,6 +141,9 @@ async function main(): Promise<void> {
   // Prometheus metrics (metrics.bench.ts), with engines and databases of their own.
   process.stdout.write(`\n${METRICS_BENCH_TITLE}\n`);
   printTable(METRICS_BENCH_HEADER, await runMetricsBench(NATS_URL));
+  // Metadata at scale (metadata-scale.bench.ts): a database and engine per size, the longest section, so last.
+  process.stdout.write(`\n${METADATA_SCALE_BENCH_TITLE}\n`);
+  printTable(METADATA_SCALE_BENCH_HEADER, await runMetadataScaleBench(NATS_URL));
 }
 
 function sampleRss(pid: number): { stop(): Promise<number> } {

@@ -68,9 +68,13 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: 
       inconsistencies.push({ type: kind, definition: { ...relationship, source: source.name, table: entry.table }, reason });
       return false;
     };
+    const objects = entry.object_relationships?.filter(keep('object_relation'));
+    const arrays = entry.array_relationships?.filter(keep('array_relation'));
+    // An entry with nothing left out stays the same object (table-memo.ts).
+    if (objects?.length === entry.object_relationships?.length && arrays?.length === entry.array_relationships?.length) return entry;
     const next: TableEntry = { ...entry };
-    if (entry.object_relationships) next.object_relationships = entry.object_relationships.filter(keep('object_relation'));
-    if (entry.array_relationships) next.array_relationships = entry.array_relationships.filter(keep('array_relation'));
+    if (objects) next.object_relationships = objects;
+    if (arrays) next.array_relationships = arrays;
     return next;
   });
 
@@ -103,6 +107,7 @@ function withSelectPermissionsChecked(metadata: Metadata, catalog: Catalog, inco
       });
       return false;
     });
+    if (select_permissions.length === entry.select_permissions.length) return entry;
     const next: TableEntry = { ...entry, select_permissions };
     if (select_permissions.length === 0) delete next.select_permissions;
     return next;

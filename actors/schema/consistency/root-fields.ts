@@ -3,6 +3,7 @@ import type { Metadata, QualifiedName, TableConfiguration, TableEntry } from '..
 import { relationKey, type Catalog } from '../../../src/pg/catalog.js';
 import { buildFunctionsModel } from '../models/function-model.js';
 import { rootFieldsOf, tableTypeName } from '../models/table-model.js';
+import { TableMemo } from '../models/table-memo.js';
 
 /** A root field name, with the root it lives in: a query and a mutation field may share a name. */
 type RootName = `${'query' | 'mutation'}.${string}`;
@@ -36,7 +37,7 @@ export function nameTaken(metadata: Metadata, catalog: Catalog, owner: NameOwner
   const own: string[] = [];
   const taken = new Set<string>();
   for (const entry of metadata.sources[0]?.tables ?? []) {
-    const names = [`type.${tableTypeName(entry)}`, ...tableRootNames(entry, catalog)];
+    const names = tableNamesOf(entry, catalog);
     if ('table' in owner && sameTable(entry.table, owner.table)) own.push(...names);
     else for (const name of names) taken.add(name);
   }
@@ -61,7 +62,7 @@ export function laterNameClaims(entries: readonly TableEntry[], catalog: Catalog
   const clashes = new Map<TableEntry, { name: string; holder: QualifiedName }>();
   const customizes = (entry: TableEntry) => entry.configuration?.custom_name !== undefined || Object.keys(entry.configuration?.custom_root_fields ?? {}).length > 0;
   for (const entry of [...entries.filter((entry) => !customizes(entry)), ...entries.filter(customizes)]) {
-    const names = [`type.${tableTypeName(entry)}`, ...tableRootNames(entry, catalog)];
+    const names = tableNamesOf(entry, catalog);
     const own = new Set<string>();
     let taken: string | undefined;
     for (const name of names) {
@@ -78,6 +79,13 @@ export function laterNameClaims(entries: readonly TableEntry[], catalog: Catalog
     for (const name of names) claimed.set(name, entry.table);
   }
   return clashes;
+}
+
+/** Every name a table answers to, computed once per entry and catalog: each check of a name goes through all tables. */
+const tableNames = new TableMemo<readonly string[]>();
+
+function tableNamesOf(entry: TableEntry, catalog: Catalog): readonly string[] {
+  return tableNames.get(entry, catalog.relations, () => [`type.${tableTypeName(entry)}`, ...tableRootNames(entry, catalog)]);
 }
 
 /** The root fields a table gives the admin schema (the by-primary-key ones only with a primary key). */

@@ -19,7 +19,9 @@ export function withWritePermissionsChecked(metadata: Metadata, catalog: Catalog
   const model = buildSourceModel(metadata, catalog, enumRows);
   const tables = source.tables.map((entry) => {
     const key = relationKey(entry.table.schema, entry.table.name);
+    if (KINDS.every((kind) => entry[`${kind}_permissions`] === undefined)) return entry;
     const next: TableEntry = { ...entry };
+    let changed = false;
     for (const kind of KINDS) {
       const field = `${kind}_permissions` as const;
       const list = entry[field] as PermissionEntry<unknown>[] | undefined;
@@ -34,10 +36,13 @@ export function withWritePermissionsChecked(metadata: Metadata, catalog: Catalog
         });
         return false;
       });
+      if (kept.length === list.length) continue;
+      changed = true;
       if (kept.length === 0) delete next[field];
       else (next as unknown as Record<string, unknown>)[field] = kept;
     }
-    return next;
+    // An entry with nothing left out stays the same object (table-memo.ts).
+    return changed ? next : entry;
   });
   return { ...metadata, sources: [{ ...source, tables }, ...metadata.sources.slice(1)] };
 }

@@ -6,6 +6,7 @@ import { columnTypeOf, enumColumnType, type ColumnType, type EnumReference } fro
 import { enumReference, NO_ENUM_ROWS, type EnumTableRows } from './enum-tables.js';
 import { inheritedRolesOf, inheritedPermission, selectPermissionParts, type InheritedRoles } from './inherited-roles.js';
 import { buildFunctionsModel, type FunctionsModel } from './function-model.js';
+import { TableMemo } from './table-memo.js';
 
 /**
  * The tracked tables as the GraphQL layer sees them: metadata joined with the catalog,
@@ -94,6 +95,13 @@ export interface SourceModel {
   functions: FunctionsModel;
 }
 
+/**
+ * A table's base model depends on its entry, the catalog's relations (resolveRelationship
+ * reads other relations' keys) and the enum tables its columns reference; inherited roles'
+ * permissions are added to a copy per build.
+ */
+const tableModels = new TableMemo<TableModel | null>();
+
 /** `enumRows`: the rows of the enum tables (enum-tables.ts); without them enum tables are plain tables. */
 export function buildSourceModel(metadata: Metadata, catalog: Catalog, enumRows: EnumTableRows = NO_ENUM_ROWS): SourceModel {
   const tables = new Map<string, TableModel>();
@@ -101,14 +109,25 @@ export function buildSourceModel(metadata: Metadata, catalog: Catalog, enumRows:
   for (const entry of metadata.sources[0]?.tables ?? []) {
     const relation = catalog.relations.get(relationKey(entry.table.schema, entry.table.name));
     if (relation === undefined) continue;
-    const model = tableModel(entry, relation, catalog, enums);
+    const model = tableModels.get(entry, catalog.relations, () => tableModel(entry, relation, catalog, enums), enumsReferencedBy(relation, enums));
     if (model !== null) tables.set(model.key, withInheritedRoles(model, inheritedRolesOf(metadata)));
   }
   return { tables, functions: buildFunctionsModel(metadata, catalog) };
 }
 
-/** The table's permissions of the inherited roles that do not define their own. */
-function withInheritedRoles(model: TableModel, roles: InheritedRoles): TableModel {
+/**
+ * The table's permissions of the inherited roles that do not define their own, on a copy:
+ * the base model is kept from one metadata version to the next (tableModels).
+ */
+function withInheritedRoles(base: TableModel, roles: InheritedRoles): TableModel {
+  if (roles.size === 0) return base;
+  const model: TableModel = {
+    ...base,
+    insertPermissions: new Map(base.insertPermissions),
+    updatePermissions: new Map(base.updatePermissions),
+    deletePermissions: new Map(base.deletePermissions),
+    inheritedSelect: new Map(base.inheritedSelect),
+  };
   for (const role of roles.keys()) {
     for (const own of [model.insertPermissions, model.updatePermissions, model.deletePermissions] as Map<string, unknown>[]) {
       const inherited = inheritedPermission(role, own, roles);
@@ -155,6 +174,16 @@ function enumReferences(metadata: Metadata, catalog: Catalog, enumRows: EnumTabl
     enums.set(key, { column: relation.primaryKey[0]!, reference: enumReference(tableTypeName(entry), read.rows) });
   }
   return enums;
+}
+
+/** The enums a table's columns may reference, as text: what its memoized model depends on besides its entry and the catalog. */
+function enumsReferencedBy(relation: CatalogRelation, enums: Map<string, { column: string; reference: EnumReference }>): string {
+  if (enums.size === 0) return '';
+  const referenced = relation.foreignKeys.flatMap((key) => {
+    const target = enums.get(relationKey(key.refSchema, key.refTable));
+    return target === undefined ? [] : [target.reference];
+  });
+  return referenced.length === 0 ? '' : JSON.stringify(referenced);
 }
 
 /** Hasura's enum reference: a single-column foreign key to an enum table's primary key. */

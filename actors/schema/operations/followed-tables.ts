@@ -1,5 +1,5 @@
-import { sameTable } from '../../../src/metadata/edit.js';
 import type { Metadata, QualifiedName } from '../../../src/metadata/types.js';
+import { relationKey } from '../../../src/pg/catalog.js';
 import type { PoolClient } from '../../../src/pg/pool.js';
 import { ensurePublication, followTable, releaseTable } from '../../../src/pg/replication/publication.js';
 
@@ -13,8 +13,8 @@ import { ensurePublication, followTable, releaseTable } from '../../../src/pg/re
 export async function followTrackedTables(transaction: PoolClient, before: Metadata, after: Metadata): Promise<void> {
   const was = trackedTables(before);
   const is = trackedTables(after);
-  const joined = is.filter((table) => !was.some((other) => sameTable(other, table)));
-  const left = was.filter((table) => !is.some((other) => sameTable(other, table)));
+  const joined = [...is].filter(([key]) => !was.has(key)).map(([, table]) => table);
+  const left = [...was].filter(([key]) => !is.has(key)).map(([, table]) => table);
   if (joined.length === 0 && left.length === 0) return;
   await transaction.query('savepoint follow_tables');
   try {
@@ -28,6 +28,7 @@ export async function followTrackedTables(transaction: PoolClient, before: Metad
   for (const table of left) await releaseTable(transaction, table);
 }
 
-function trackedTables(metadata: Metadata): QualifiedName[] {
-  return (metadata.sources[0]?.tables ?? []).map((entry) => entry.table);
+/** The tracked tables by key: thousands of them are compared on every metadata change. */
+function trackedTables(metadata: Metadata): Map<string, QualifiedName> {
+  return new Map((metadata.sources[0]?.tables ?? []).map((entry) => [relationKey(entry.table.schema, entry.table.name), entry.table]));
 }

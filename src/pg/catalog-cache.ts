@@ -1,0 +1,55 @@
+import { introspectCatalog, type Catalog } from './catalog.js';
+import type { Pool, PoolClient } from './pool.js';
+
+/**
+ * The system catalogs the introspection reads (catalog.ts): relations, columns, types,
+ * constraints, comments, functions, enums, and the rules and triggers that decide whether
+ * a view is updatable.
+ */
+const CATALOG_TABLES = ['pg_namespace', 'pg_class', 'pg_attribute', 'pg_attrdef', 'pg_type', 'pg_constraint', 'pg_description', 'pg_enum', 'pg_proc', 'pg_rewrite', 'pg_trigger'];
+
+/**
+ * Rows the introspection never reads, left out of the fingerprint to keep it cheap: system
+ * columns, indexes and sequences, and the triggers behind foreign keys. A row that moves
+ * in or out of these sets still changes the fingerprint.
+ */
+const LEFT_OUT: Readonly<Record<string, string>> = {
+  pg_attribute: 'where attnum > 0',
+  pg_class: "where relkind in ('r', 'p', 'v', 'm', 'f')",
+  pg_trigger: 'where not tgisinternal',
+};
+
+/**
+ * A fingerprint of every row of those catalogs as the caller's snapshot sees them: DDL
+ * replaces a catalog row by a new version (new `xmin`, new `ctid`) or adds or removes
+ * rows, so any change the introspection could see changes the count or the sum. Reading it
+ * costs a scan of the catalogs, far less than introspecting them (seconds at thousands of
+ * tables).
+ */
+const FINGERPRINT_SQL = `select concat_ws(',', ${CATALOG_TABLES.map(
+  (table) => `(select count(*) || ':' || coalesce(sum(hashtextextended(xmin::text || ctid::text, 0)), 0) from pg_catalog.${table} ${LEFT_OUT[table] ?? ''})`,
+).join(', ')}) as fingerprint`;
+
+export async function catalogFingerprint(db: Pool | PoolClient): Promise<string> {
+  const result = await db.query<{ fingerprint: string }>(FINGERPRINT_SQL);
+  return result.rows[0]!.fingerprint;
+}
+
+/**
+ * The last catalog introspected, reused while the catalogs' fingerprint is unchanged, so
+ * that a metadata operation does not re-read thousands of tables it does not touch. The
+ * fingerprint is read before the catalog: a change committed in between makes the kept
+ * catalog newer than its fingerprint, never older, and the next read introspects again.
+ */
+export class CatalogCache {
+  #kept: { fingerprint: string; catalog: Catalog } | null = null;
+
+  /** The database catalog as `db` sees it (inside its transaction, with its DDL); `force` introspects whatever the fingerprint says. */
+  async read(db: Pool | PoolClient, options: { force?: boolean } = {}): Promise<Catalog> {
+    const fingerprint = await catalogFingerprint(db);
+    if (options.force !== true && this.#kept !== null && this.#kept.fingerprint === fingerprint) return this.#kept.catalog;
+    const catalog = await introspectCatalog(db);
+    this.#kept = { fingerprint, catalog };
+    return catalog;
+  }
+}

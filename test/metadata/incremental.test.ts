@@ -1,0 +1,111 @@
+import { getIntrospectionQuery } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../harness/database.js';
+import { startTestEngine, type TestEngine } from '../harness/engine.js';
+
+/**
+ * A metadata operation reuses what it did not touch: the introspected catalog while the
+ * database's catalogs are unchanged, and each untouched table's model and names. Whatever
+ * it reuses, the schema each role is served and the exported metadata must be what a full
+ * reload_metadata builds, on the instance that ran the operation and on another one.
+ */
+let db: TestDatabase;
+let first: TestEngine;
+let second: TestEngine;
+
+const ROLES = ['admin', 'user', 'editor'];
+const INTROSPECTION = getIntrospectionQuery();
+const author = { schema: 'public', name: 'author' };
+const article = { schema: 'public', name: 'article' };
+const tag = { schema: 'public', name: 'tag' };
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await db.sql(`
+    create table author (id serial primary key, name text not null);
+    create table article (id serial primary key, author_id int references author(id), title text);
+    create table tag (id serial primary key, article_id int references article(id), label text);
+  `);
+  first = await startTestEngine({ databaseUrl: db.url });
+  second = await startTestEngine({ databaseUrl: db.url, prefix: first.prefix });
+  await first.query({ type: 'clear_metadata', args: {} });
+}, 60_000);
+
+afterAll(async () => {
+  await second?.stop();
+  await first?.stop();
+  await db?.drop();
+});
+
+async function ok(engine: TestEngine, type: string, args: unknown): Promise<void> {
+  const result = await engine.query({ type, args });
+  expect({ type, status: result.status, body: result.json }).toEqual({ type, status: 200, body: { message: 'success' } });
+}
+
+/** What an instance serves: its export, its inconsistencies and every role's introspection. */
+async function served(engine: TestEngine): Promise<unknown> {
+  // A metadata request first: it brings the instance up to the stored version (read-your-writes).
+  const exported = (await engine.query({ type: 'export_metadata', args: {} })).json;
+  const inconsistent = (await engine.query({ type: 'get_inconsistent_metadata', args: {} })).json;
+  const schemas: Record<string, unknown> = {};
+  for (const role of ROLES) schemas[role] = (await engine.graphql({ query: INTROSPECTION }, { 'x-service-role': role })).json;
+  return { exported, inconsistent, schemas };
+}
+
+/** Both instances serve the same, and what a full reload builds. */
+async function expectAsAfterReload(): Promise<void> {
+  const before = await served(first);
+  expect(await served(second)).toEqual(before);
+  const reloaded = await second.query({ type: 'reload_metadata', args: {} });
+  expect(reloaded.json).toEqual({ message: 'success', is_consistent: true });
+  expect(await served(first)).toEqual(before);
+  expect(await served(second)).toEqual(before);
+}
+
+function typeFields(snapshot: unknown, role: string, type: string): string[] {
+  const schema = (snapshot as { schemas: Record<string, { data: { __schema: { types: { name: string; fields: { name: string }[] | null }[] } } }> }).schemas[role]!;
+  return (schema.data.__schema.types.find((candidate) => candidate.name === type)?.fields ?? []).map((field) => field.name).sort();
+}
+
+describe('metadata operations on two instances', () => {
+  it('serve what a full reload serves after tracking, relationships and permissions', async () => {
+    await ok(first, 'track_table', { table: author });
+    await ok(second, 'track_table', { table: article });
+    await ok(first, 'track_table', { table: tag });
+    await ok(second, 'create_object_relationship', { table: article, name: 'author', using: { foreign_key_constraint_on: 'author_id' } });
+    await ok(first, 'create_array_relationship', { table: author, name: 'articles', using: { foreign_key_constraint_on: { table: article, column: 'author_id' } } });
+    await ok(first, 'create_array_relationship', { table: article, name: 'tags', using: { foreign_key_constraint_on: { table: tag, column: 'article_id' } } });
+    await ok(second, 'create_select_permission', { table: author, role: 'user', permission: { columns: ['id', 'name'], filter: {} } });
+    await ok(first, 'create_select_permission', { table: article, role: 'user', permission: { columns: ['id', 'title'], filter: { author: { name: { _eq: 'X-Service-User-Id' } } } } });
+    await ok(second, 'create_select_permission', { table: tag, role: 'editor', permission: { columns: ['id', 'label'], filter: {}, allow_aggregations: true } });
+    await expectAsAfterReload();
+    const snapshot = await served(second);
+    expect(typeFields(snapshot, 'user', 'article')).toEqual(['author', 'id', 'title']);
+    expect(typeFields(snapshot, 'editor', 'query_root')).toEqual(['tag', 'tag_aggregate', 'tag_by_pk']);
+  });
+
+  it('see a column added in psql on the next operation, for the table it touches and for the others', async () => {
+    await db.sql('alter table author add column bio text; alter table tag add column colour text');
+    // Touches author only: tag's model must still be built again from the new catalog.
+    await ok(second, 'create_select_permission', { table: author, role: 'editor', permission: { columns: ['id', 'bio'], filter: {} } });
+    await expectAsAfterReload();
+    const snapshot = await served(first);
+    expect(typeFields(snapshot, 'editor', 'author')).toEqual(['bio', 'id']);
+    expect(typeFields(snapshot, 'admin', 'tag')).toContain('colour');
+  });
+
+  it('serve what a full reload serves after renames, drops, customisation and untracking', async () => {
+    await ok(first, 'rename_relationship', { table: author, name: 'articles', new_name: 'writings' });
+    await ok(second, 'set_table_customization', { table: article, configuration: { custom_name: 'post' } });
+    await expectAsAfterReload();
+    expect(typeFields(await served(first), 'admin', 'query_root')).toContain('post_by_pk');
+    await ok(first, 'drop_relationship', { table: article, relationship: 'tags' });
+    await ok(second, 'drop_select_permission', { table: author, role: 'user' });
+    await ok(first, 'untrack_table', { table: tag, cascade: true });
+    await expectAsAfterReload();
+    const snapshot = await served(second);
+    expect(typeFields(snapshot, 'admin', 'post')).toEqual(['author', 'author_id', 'id', 'title']);
+    expect(typeFields(snapshot, 'editor', 'query_root')).toEqual(['author', 'author_by_pk']);
+    expect(typeFields(snapshot, 'user', 'query_root')).toEqual(['post', 'post_by_pk']);
+  });
+});
