@@ -20,7 +20,7 @@ export function typedLog(log: Logger, type: LogType, enabledTypes: readonly LogT
   if (!enabledTypes.includes(type)) return SILENT;
   return {
     enabled: log.isLevelEnabled('info'),
-    info: (fields, message) => log.info({ ...fields, type }, message),
-    warn: (fields, message) => log.warn({ ...fields, type }, message),
+    info: (fields, message) => log.info({ type, ...fields }, message),
+    warn: (fields, message) => log.warn({ type, ...fields }, message),
   };
 }

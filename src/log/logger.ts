@@ -11,7 +11,33 @@ export const UNTYPED_LOG = 'unstructured';
  * mixin) and its time as an ISO string, which log scrapers read without a conversion.
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino({ level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime, mixin: () => ({ type: UNTYPED_LOG }) }, destination ?? standardOutput());
+  return pino({ level, base: { pid: process.pid }, timestamp: isoTime, mixin: () => ({ type: UNTYPED_LOG }), mixinMergeStrategy: withType }, destination ?? standardOutput());
+}
+
+/**
+ * A typed line (log-types.ts puts `type` first) is logged as it is: pino's own strategy
+ * would copy each of its fields onto the mixin's object, a copy per request line. The
+ * output is the same either way: `type` first, then the line's fields.
+ */
+function withType(line: object, mixin: object): object {
+  return (line as { type?: unknown }).type === undefined ? Object.assign(mixin, line) : line;
+}
+
+let isoSecond = Number.NaN;
+let isoPrefix = '';
+
+/**
+ * pino's isoTime (`,"time":"<ISO 8601>"`) without a Date per line: the text up to the
+ * seconds is made once a second, the milliseconds appended.
+ */
+export function isoTime(now = Date.now()): string {
+  const millis = now % 1000;
+  const second = now - millis;
+  if (second !== isoSecond) {
+    isoSecond = second;
+    isoPrefix = `,"time":"${new Date(second).toISOString().slice(0, 20)}`;
+  }
+  return `${isoPrefix}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z"`;
 }
 
 /**

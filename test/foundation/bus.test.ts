@@ -133,6 +133,19 @@ describe('local delivery', () => {
     served.unsubscribe();
   });
 
+  it('answers 503 when a local handler does not reply in time, as a NATS responder would', async () => {
+    const local = await Bus.connect({ servers: inject('natsUrl'), prefix: testPrefix(), name: 'bus-local-slow', log, localDelivery: true });
+    const subject = `${local.subjects.prefix}.slow`;
+    const served = local.serve(subject, () => new Promise(() => undefined), { queue: 'q' });
+    await local.close();
+    const started = Date.now();
+    const error = await local.ask(subject, 'anything', { requestId: 'r', timeoutMs: 200 }).catch((e: unknown) => e);
+    expect((error as ServiceError).status).toBe(503);
+    expect((error as ServiceError).message).toMatch(/within 200 ms/);
+    expect(Date.now() - started).toBeLessThan(1500);
+    served.unsubscribe();
+  });
+
   it('hands the message and the reply value over frozen, so neither side can change what the other holds', async () => {
     const local = await Bus.connect({ servers: inject('natsUrl'), prefix: testPrefix(), name: 'bus-frozen', log, localDelivery: true });
     const subject = `${local.subjects.prefix}.frozen`;

@@ -90,15 +90,19 @@ export async function handleGraphql(host: SchemaHost, bus: Bus, message: Graphql
   let parsed: GraphqlRequest | GraphqlRequest[] | undefined;
   let session: Session | undefined;
   // The log facts of every answer, errors included: a failed request must not log like a success.
-  const meta = (errorCode: string | undefined, extra: Record<string, string> = {}): Record<string, string> => {
+  // Built by assignment rather than spreads of optional parts: it runs for every request.
+  const meta = (errorCode: string | undefined, setCookie?: string): Record<string, string> => {
     const planMs = Math.max(0, performance.now() - started - authMs - facts.sqlMs);
     const query = parsed === undefined ? undefined : Array.isArray(parsed) ? parsed.map((item) => item.query).join('\n') : parsed.query;
+    const extra: { queryHash?: string; errorCode?: string; userId?: string } = {};
+    if (errorCode !== undefined) extra.errorCode = errorCode;
+    if (query !== undefined) extra.queryHash = queryHash(query);
     const userId = session?.variables[USER_ID_VARIABLE];
-    return {
-      ...operationMeta(facts, { authMs, planMs }, { ...(errorCode === undefined ? {} : { errorCode }), ...(query === undefined ? {} : { queryHash: queryHash(query) }), ...(userId === undefined ? {} : { userId }) }),
-      ...(session === undefined ? {} : { [REPLY_META.role]: session.role }),
-      ...extra,
-    };
+    if (userId !== undefined) extra.userId = userId;
+    const fields = operationMeta(facts, { authMs, planMs }, extra);
+    if (session !== undefined) fields[REPLY_META.role] = session.role;
+    if (setCookie !== undefined) fields[REPLY_META.setCookie] = setCookie;
+    return fields;
   };
   try {
     parsed = parseBody(message.body);
@@ -115,7 +119,7 @@ export async function handleGraphql(host: SchemaHost, bus: Bus, message: Graphql
     const context = { db: options.db, requestId, bus, headers: message.headers, timeoutMs: options.timeoutMs, setCookies, signal, deadline, relay: message.relay === true, trace, facts };
     const reply = (body: Uint8Array, errorCode = errorCodeOf(body)): HandlerReply => {
       logStatements(options.queryLog, facts, requestId, caller);
-      return { body, meta: meta(errorCode, setCookies.length === 0 ? {} : { [REPLY_META.setCookie]: JSON.stringify(setCookies) }) };
+      return { body, meta: meta(errorCode, setCookies.length === 0 ? undefined : JSON.stringify(setCookies)) };
     };
     if (!Array.isArray(parsed)) return reply(await engine.execute(parsed, caller, context));
     const parts = await runBatch(parsed, (request) => engine.execute(request, caller, context), context, options.log);
