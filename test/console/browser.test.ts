@@ -196,9 +196,10 @@ describe('the console in a browser', () => {
     const { page } = ui;
     await page.getByRole('link', { name: 'Cluster' }).click();
     const instances = page.getByRole('table', { name: 'Actor instances' });
+    // Rows arrive as the instances answer the stream's ping and then with each heartbeat.
     await expect.poll(() => instances.innerText(), { timeout: 15_000 }).toContain(second.engine.instance);
-    expect(await instances.innerText()).toContain(engine.engine.instance);
-    await page.getByText('2 engine instances').waitFor();
+    await expect.poll(() => instances.innerText(), { timeout: 15_000 }).toContain(engine.engine.instance);
+    await page.getByText('2 engine instances, 12 actor instances').waitFor({ timeout: 15_000 });
     await ui.screenshot('07-cluster');
   });
 
