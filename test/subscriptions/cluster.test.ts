@@ -28,6 +28,10 @@ beforeAll(async () => {
   engines = await Promise.all([spawnEngineProcess(env), spawnEngineProcess(env)]);
   monitor = await Bus.connect({ servers: inject('natsUrl'), prefix, name: 'subscriptions-cluster-monitor', log: createLogger('silent') });
   expect((await http('POST', `${engines[0]!.url}/v1/query`, { type: 'track_table', args: { table: 'item' } }, admin)).status).toBe(200);
+  // The other instance adopts the change when its broadcast arrives, a moment later.
+  for (const engine of engines) {
+    await eventually(async () => (await http('POST', `${engine.url}/v1/graphql`, { query: '{ item { id } }' }, admin)).json?.data !== undefined, 30_000, 'both instances serving item');
+  }
 }, 120_000);
 
 afterAll(async () => {
