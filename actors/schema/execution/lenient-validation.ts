@@ -4,6 +4,7 @@ import {
   isListType,
   isNonNullType,
   Kind,
+  KnownTypeNamesRule,
   NoUnusedVariablesRule,
   specifiedRules,
   typeFromAST,
@@ -20,6 +21,7 @@ import {
   type ValidationRule,
   type VariableDefinitionNode,
 } from 'graphql';
+import { KnownTypeNamesByLookupRule } from './known-type-names.js';
 import { pathOf } from './validation-errors.js';
 
 /**
@@ -43,6 +45,13 @@ export interface LenientFacts {
 const REPLACED: ReadonlySet<ValidationRule> = new Set([NoUnusedVariablesRule, VariablesInAllowedPositionRule, ValuesOfCorrectTypeRule]);
 
 /**
+ * graphql-js' rules but those replaced, in graphql-js' order (errors are reported in it),
+ * with type names looked up one by one (known-type-names.ts) so that a role's lazy schema is
+ * not made whole to validate a request.
+ */
+const GRAPHQL_RULES: readonly ValidationRule[] = specifiedRules.filter((rule) => !REPLACED.has(rule)).map((rule) => (rule === KnownTypeNamesRule ? KnownTypeNamesByLookupRule : rule));
+
+/**
  * graphql-js validation loosened where Hasura v2 is looser and its users depend on it:
  * a declared variable the operation does not use is fine; a variable's list items may
  * be nullable where the position wants non-null items (Hasura compares list item types
@@ -58,7 +67,7 @@ export function validateLeniently(schema: GraphQLSchema, document: DocumentNode)
       else if (node.value.kind === Kind.STRING && isInt32Text(node.value.value)) offsetStrings.add(node.value);
     },
   });
-  const rules = [...specifiedRules.filter((rule) => !REPLACED.has(rule)), hasuraVariablePositions(document, facts), valuesAllowingOffsetStrings(offsetStrings)];
+  const rules = [...GRAPHQL_RULES, hasuraVariablePositions(document, facts), valuesAllowingOffsetStrings(offsetStrings)];
   return { problems: validate(schema, document, rules), facts };
 }
 

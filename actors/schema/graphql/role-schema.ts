@@ -9,7 +9,7 @@ import { functionMutationFields, functionRootField } from './function-types.js';
 import type { WriteAccess } from '../models/write-access.js';
 import { MUTATION_ROOT } from '../models/mutation-names.js';
 import { mutationFields } from './mutation-types.js';
-import { schemaOfAllTypes } from './schema-types.js';
+import { LazySchema } from './lazy-schema.js';
 
 /**
  * The GraphQL schema one role sees (compat-facts 8): only the tables, columns, root
@@ -35,7 +35,7 @@ export function buildRoleSchema(role: RoleAccess, writes?: WriteAccess): GraphQL
     });
   // Built here from checked metadata, not given by a user: validating it again on each
   // role's first request cost a fifth of the build at thousands of tables (the tests validate it).
-  return schemaOfAllTypes({ query, ...(mutation === undefined ? {} : { mutation }), ...(subscription === undefined ? {} : { subscription }), assumeValid: true });
+  return new LazySchema({ query, ...(mutation === undefined ? {} : { mutation }), ...(subscription === undefined ? {} : { subscription }), assumeValid: true });
 }
 
 function rootFields(registry: TypeRegistry, role: RoleAccess, targets: ReadonlyMap<string, RootFieldTarget>): GraphQLFieldConfigMap<unknown, unknown> {

@@ -48,7 +48,8 @@ function collectTypes(roots: readonly GraphQLType[]): GraphQLNamedType[] {
   return [...seen];
 }
 
-function* referencedTypes(type: GraphQLNamedType): Generator<GraphQLType> {
+/** The types `type` refers to: its interfaces, members, fields' and arguments' types (resolving its field thunks). */
+export function* referencedTypes(type: GraphQLNamedType): Generator<GraphQLType> {
   if (isUnionType(type)) {
     yield* type.getTypes();
   } else if (isObjectType(type) || isInterfaceType(type)) {
