@@ -20,7 +20,7 @@ import { LogReader } from './ops/reads.js';
 import { TriggerSet } from './trigger-set.js';
 import { typedLog } from '../../src/log/log-types.js';
 
-/** How often the metadata is re-read in case a `metadata.changed` broadcast was missed. */
+/** How often the stored version is compared with the one served, in case a `metadata.changed` broadcast was missed. */
 const STALENESS_CHECK_MS = 10_000;
 const GAUGE_REFRESH_MS = 2_000;
 
@@ -38,10 +38,10 @@ export const triggersActor: Actor = {
     const store = new MetadataStore(pool);
     await store.setUp();
 
-    let current = await store.read();
+    let current = await store.readTriggerView();
     let triggers = new TriggerSet(current.metadata);
     const refresh = async () => {
-      const stored = await store.read();
+      const stored = await store.readTriggerView();
       if (stored.resourceVersion < current.resourceVersion) return;
       current = stored;
       triggers = new TriggerSet(stored.metadata);
@@ -127,7 +127,7 @@ export const triggersActor: Actor = {
       // The first ask starts reading now rather than at the next round.
       if (!before) void capture.tick();
     });
-    const staleness = setInterval(() => void refresh().catch((error: unknown) => log.warn({ err: error }, 'metadata re-read failed')), STALENESS_CHECK_MS);
+    const staleness = setInterval(() => void checkStore().catch((error: unknown) => log.warn({ err: error }, 'metadata re-read failed')), STALENESS_CHECK_MS);
     staleness.unref();
 
     let pending: { pending: number; ack_pending: number } | null = null;

@@ -40,4 +40,26 @@ describe('MetadataStore', () => {
     const raw = await db.sql('select metadata::text as text from service_catalog.metadata');
     expect(raw.rows[0].text).toBe(JSON.stringify(metadata));
   });
+
+  it('reads the triggers actor its view: every table by name, in order, with its event triggers and nothing else', async () => {
+    const store = new MetadataStore(db.pool);
+    const { resourceVersion } = await store.read();
+    const trigger = { name: 'author_created', definition: { enable_manual: false, insert: { columns: '*' as const } }, retry_conf: { num_retries: 1, interval_sec: 10, timeout_sec: 60 }, webhook: 'http://127.0.0.1:1/hook' };
+    const metadata = {
+      version: 3 as const,
+      sources: [{
+        name: 'default',
+        kind: 'postgres' as const,
+        tables: [
+          { table: { schema: 'public', name: 'b' }, select_permissions: [{ role: 'user', permission: { columns: ['id'], filter: {} } }] },
+          { table: { schema: 'public', name: 'a' }, object_relationships: [{ name: 'b', using: { foreign_key_constraint_on: 'b_id' } }], event_triggers: [trigger] },
+        ],
+      }],
+    };
+    await store.write(metadata as never, resourceVersion);
+    expect(await store.readTriggerView()).toEqual({
+      resourceVersion: resourceVersion + 1,
+      metadata: { version: 3, sources: [{ name: 'default', kind: 'postgres', tables: [{ table: { schema: 'public', name: 'b' } }, { table: { schema: 'public', name: 'a' }, event_triggers: [trigger] }] }] },
+    });
+  });
 });

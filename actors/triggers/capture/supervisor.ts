@@ -153,7 +153,7 @@ export class CaptureSupervisor {
     const reconciled = await inTransaction(this.deps.pool, async (client) => {
       const locked = await client.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [METADATA_WRITE_LOCK]);
       if (locked.rows[0]?.locked !== true) return null;
-      const stored = await this.deps.store.read();
+      const stored = await this.deps.store.readTriggerView();
       await reconcilePublication(client, new TriggerSet(stored.metadata).tables(), trackedTables(stored.metadata));
       return stored.resourceVersion;
     });
@@ -172,7 +172,7 @@ export class CaptureSupervisor {
     const startLsn = parseLsn(state.rows[0]?.lsn);
     await ensureTriggerHistory(this.deps.pool);
     // The triggers as of where reading resumes; the WAL brings every later change of them.
-    this.triggers = new TriggerSet((await triggersAt(this.deps.pool, startLsn)) ?? (await this.deps.store.read()).metadata);
+    this.triggers = new TriggerSet((await triggersAt(this.deps.pool, startLsn)) ?? (await this.deps.store.readTriggerView()).metadata);
     await this.deps.values.load(this.deps.pool);
     const reader = new ReplicationReader({
       connectionString: this.deps.connectionString,
@@ -237,7 +237,7 @@ export class CaptureSupervisor {
   async #dropSlotIfUnused(slot: string): Promise<boolean> {
     const dropped = await inTransaction(this.deps.pool, async (client) => {
       await client.query('select pg_advisory_xact_lock($1)', [METADATA_WRITE_LOCK]);
-      const stored = await this.deps.store.read();
+      const stored = await this.deps.store.readTriggerView();
       const gone = new TriggerSet(stored.metadata).size === 0 ? await dropSlot(client, slot) : false;
       if (gone) await reconcilePublication(client, [], trackedTables(stored.metadata));
       return gone;
