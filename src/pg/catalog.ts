@@ -108,8 +108,30 @@ export interface RemoteCatalog {
   permissionsEnabled: boolean;
 }
 
+/**
+ * The key of a relation or function by schema and name. Kept by name: the consistency
+ * check and the model build ask it millions of times at thousands of tables, and the
+ * serialisation was a tenth of a metadata operation. The cache is bounded, since names
+ * may come from requests.
+ */
+const relationKeys = new Map<string, Map<string, string>>();
+let relationKeysKept = 0;
+const RELATION_KEYS_KEPT = 200_000;
+
 export function relationKey(schema: string, name: string): string {
-  return JSON.stringify([schema, name]);
+  let bySchema = relationKeys.get(schema);
+  const kept = bySchema?.get(name);
+  if (kept !== undefined) return kept;
+  const key = JSON.stringify([schema, name]);
+  if (relationKeysKept >= RELATION_KEYS_KEPT) {
+    relationKeys.clear();
+    relationKeysKept = 0;
+    bySchema = undefined;
+  }
+  if (bySchema === undefined) relationKeys.set(schema, (bySchema = new Map()));
+  bySchema.set(name, key);
+  relationKeysKept++;
+  return key;
 }
 
 const SYSTEM_SCHEMAS = "('pg_catalog', 'information_schema', 'service_catalog', 'pg_toast')";

@@ -32,6 +32,27 @@ describe('select permission consistency', () => {
   });
 });
 
+describe('select permission checks kept between versions', () => {
+  it('checks a kept permission again when a table its filter crosses changed, and not otherwise', async () => {
+    const own = await setupGraphqlFixture();
+    try {
+      const catalog = await introspectCatalog(own.database.pool);
+      const metadata = goldenMetadata();
+      const tables = metadata.sources[0]!.tables;
+      const comment = tables.find((entry) => entry.table.name === 'comment')!;
+      comment.select_permissions = [...(comment.select_permissions ?? []), { role: 'crossing', permission: { columns: ['id'], filter: { article: { comments: { id: { _gt: 0 } } } } } }];
+      const crossing = (report: ReturnType<typeof checkConsistency>) => report.inconsistencies.filter((item) => (item.definition as { role?: string }).role === 'crossing').map((item) => item.reason);
+      expect(crossing(checkConsistency(metadata, catalog))).toEqual([]);
+      // Only the article entry is new: the comment entry and its permission are the same objects as before.
+      const withoutComments = { ...metadata, sources: [{ ...metadata.sources[0]!, tables: tables.map((entry) => (entry.table.name === 'article' ? { ...entry, array_relationships: entry.array_relationships!.filter((item) => item.name !== 'comments') } : entry)) }] };
+      expect(crossing(checkConsistency(withoutComments, catalog))).toEqual(['in table "comment": in permission for role "crossing": no such column or relationship exists: "comments"']);
+      expect(crossing(checkConsistency(metadata, catalog))).toEqual([]);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('selectPermissionProblem', () => {
   it('points at the offending part of a new permission', async () => {
     const own = await setupGraphqlFixture();

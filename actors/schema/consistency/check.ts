@@ -4,7 +4,8 @@ import type { Metadata, QualifiedName, Relationship, TableEntry } from '../../..
 import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg/catalog.js';
 import { enumTableProblems, enumTableReason, NO_ENUM_ROWS, type EnumTableRows } from '../models/enum-tables.js';
 import { buildSourceModel } from '../models/table-model.js';
-import { selectPermissionProblem } from './select-permission-check.js';
+import { selectPermissionProblem, type PermissionProblem } from './select-permission-check.js';
+import { PermissionCheckMemo } from './permission-check-memo.js';
 import { withFunctionsChecked } from './functions-check.js';
 import { NO_REMOTE_FACTS, type RemoteFacts } from '../remote/descriptions.js';
 import { withRemoteSchemasChecked } from './remote-schemas.js';
@@ -87,6 +88,8 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: 
   return { consistent: withInheritedRolesChecked(withRemoteSchemas, metadata, inconsistencies), inconsistencies, remotes, enumRows };
 }
 
+const selectChecks = new PermissionCheckMemo<PermissionProblem | null>();
+
 /**
  * Select permissions go last: their filters may traverse relationships, so they are
  * checked against the tables as served, after broken relationships are taken out.
@@ -98,7 +101,7 @@ function withSelectPermissionsChecked(metadata: Metadata, catalog: Catalog, inco
     if (entry.select_permissions === undefined) return entry;
     const key = relationKey(entry.table.schema, entry.table.name);
     const select_permissions = entry.select_permissions.filter((item) => {
-      const problem = selectPermissionProblem(model, catalog, key, item.permission);
+      const problem = selectChecks.get(item.permission, key, model, catalog.relations, (lookups) => selectPermissionProblem(lookups, catalog, key, item.permission));
       if (problem === null) return true;
       inconsistencies.push({
         type: 'select_permission',

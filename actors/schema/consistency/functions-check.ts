@@ -48,6 +48,8 @@ function withComputedFieldsChecked(entry: TableEntry, sourceName: string, catalo
     });
     return false;
   });
+  // An entry with nothing left out stays the same object (table-memo.ts).
+  if (computed_fields.length === entry.computed_fields.length && select_permissions?.length === entry.select_permissions?.length) return entry;
   const next: TableEntry = { ...entry, computed_fields };
   if (select_permissions !== undefined) next.select_permissions = select_permissions;
   return next;

@@ -1,6 +1,7 @@
 import type { ColumnList, SelectPermission } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog } from '../../../src/pg/catalog.js';
-import { qualifiedTable, type SourceModel, type TableModel } from '../models/table-model.js';
+import { qualifiedTable, type TableModel } from '../models/table-model.js';
+import type { ModelLookups } from './permission-check-memo.js';
 import { INT_TYPE, type ColumnType } from '../models/column-types.js';
 import { inputArgumentsOf } from '../models/function-model.js';
 import { operatorNamed } from '../models/operators.js';
@@ -21,7 +22,7 @@ const COLUMN_OPERATORS = new Set(['_ceq', '_cne', '_cneq', '_cgt', '_clt', '_cgt
  * exist. Used by the consistency check (a permission left broken by a dropped column is
  * an inconsistent object) and by `create_select_permission` before it commits.
  */
-export function selectPermissionProblem(model: SourceModel, catalog: Catalog, tableKey: string, permission: SelectPermission): PermissionProblem | null {
+export function selectPermissionProblem(model: ModelLookups, catalog: Catalog, tableKey: string, permission: SelectPermission): PermissionProblem | null {
   const table = model.tables.get(tableKey);
   const relation = catalog.relations.get(tableKey);
   if (table === undefined || relation === undefined) return { path: '$', message: 'the table is not tracked' };
@@ -41,7 +42,7 @@ export function columnsProblem(names: ReadonlySet<string>, columns: ColumnList |
 }
 
 /** Checks a permission's boolean expression (`filter`, `check`) on `table`. */
-export function filterProblem(model: SourceModel, table: TableModel, root: TableModel, filter: unknown, path: string): PermissionProblem | null {
+export function filterProblem(model: ModelLookups, table: TableModel, root: TableModel, filter: unknown, path: string): PermissionProblem | null {
   if (!isObject(filter)) return { path, message: 'expected an object for a boolean expression' };
   for (const [key, value] of Object.entries(filter)) {
     const problem = fieldProblem(model, table, root, key, value, `${path}.${key}`);
@@ -50,7 +51,7 @@ export function filterProblem(model: SourceModel, table: TableModel, root: Table
   return null;
 }
 
-function fieldProblem(model: SourceModel, table: TableModel, root: TableModel, written: string, value: unknown, path: string): PermissionProblem | null {
+function fieldProblem(model: ModelLookups, table: TableModel, root: TableModel, written: string, value: unknown, path: string): PermissionProblem | null {
   const key = connectiveKey(written);
   if (key === '_and' || key === '_or') {
     if (!Array.isArray(value)) return { path, message: `expected an array for ${written}` };
@@ -97,7 +98,7 @@ function fieldProblem(model: SourceModel, table: TableModel, root: TableModel, w
 }
 
 /** `<rel>_aggregate: {count: {arguments, distinct, filter, predicate}}` over the related `table`. */
-function aggregateProblem(model: SourceModel, table: TableModel, root: TableModel, value: unknown, path: string): PermissionProblem | null {
+function aggregateProblem(model: ModelLookups, table: TableModel, root: TableModel, value: unknown, path: string): PermissionProblem | null {
   if (!isObject(value)) return { path, message: 'expected an object for an aggregate boolean expression' };
   for (const [name, count] of Object.entries(value)) {
     const at = `${path}.${name}`;

@@ -1,6 +1,6 @@
 import type { DeletePermission, InsertPermission, UpdatePermission } from '../../../src/metadata/types.js';
 import type { Catalog } from '../../../src/pg/catalog.js';
-import type { SourceModel } from '../models/table-model.js';
+import type { ModelLookups } from './permission-check-memo.js';
 import { columnsProblem, filterProblem, type PermissionProblem } from './select-permission-check.js';
 
 export type WritePermission =
@@ -14,7 +14,7 @@ export type WritePermission =
  * and preset columns exist, and `check`/`filter` name only what exists. Used by the
  * consistency check, which the create operations rely on before they commit.
  */
-export function writePermissionProblem(model: SourceModel, catalog: Catalog, tableKey: string, write: WritePermission): PermissionProblem | null {
+export function writePermissionProblem(model: ModelLookups, catalog: Catalog, tableKey: string, write: WritePermission): PermissionProblem | null {
   const table = model.tables.get(tableKey);
   const relation = catalog.relations.get(tableKey);
   if (table === undefined || relation === undefined) return { path: '$', message: 'the table is not tracked' };

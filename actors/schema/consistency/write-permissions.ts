@@ -5,8 +5,16 @@ import { buildSourceModel } from '../models/table-model.js';
 import { writePermissionProblem, type WritePermission } from './write-permission-check.js';
 import { displayName } from '../../../src/metadata/names.js';
 import type { InconsistentObject } from './inconsistency.js';
+import { PermissionCheckMemo } from './permission-check-memo.js';
+import type { PermissionProblem } from './select-permission-check.js';
 
 const KINDS = ['insert', 'update', 'delete'] as const;
+
+const writeChecks = new PermissionCheckMemo<PermissionProblem | null>();
+
+function withoutWritePermissions(entry: TableEntry): boolean {
+  return KINDS.every((kind) => entry[`${kind}_permissions`] === undefined);
+}
 
 /**
  * Insert, update and delete permissions, checked like select permissions and at the same
@@ -16,10 +24,11 @@ const KINDS = ['insert', 'update', 'delete'] as const;
 export function withWritePermissionsChecked(metadata: Metadata, catalog: Catalog, inconsistencies: InconsistentObject[], enumRows: EnumTableRows): Metadata {
   const source = metadata.sources[0];
   if (source === undefined) return metadata;
+  if (source.tables.every(withoutWritePermissions)) return metadata;
   const model = buildSourceModel(metadata, catalog, enumRows);
   const tables = source.tables.map((entry) => {
     const key = relationKey(entry.table.schema, entry.table.name);
-    if (KINDS.every((kind) => entry[`${kind}_permissions`] === undefined)) return entry;
+    if (withoutWritePermissions(entry)) return entry;
     const next: TableEntry = { ...entry };
     let changed = false;
     for (const kind of KINDS) {
@@ -27,7 +36,7 @@ export function withWritePermissionsChecked(metadata: Metadata, catalog: Catalog
       const list = entry[field] as PermissionEntry<unknown>[] | undefined;
       if (list === undefined) continue;
       const kept = list.filter((item) => {
-        const problem = writePermissionProblem(model, catalog, key, { kind, permission: item.permission } as WritePermission);
+        const problem = writeChecks.get(item.permission as object, `${kind}\u0000${key}`, model, catalog.relations, (lookups) => writePermissionProblem(lookups, catalog, key, { kind, permission: item.permission } as WritePermission));
         if (problem === null) return true;
         inconsistencies.push({
           type: `${kind}_permission`,

@@ -100,6 +100,7 @@ function functionModel(description: FunctionDescription, configuration: NonNulla
 }
 
 function computedFieldModels(entry: TableEntry, catalog: Catalog, tracked: ReadonlySet<string>): ComputedFieldModel[] {
+  if ((entry.computed_fields ?? []).length === 0) return [];
   const relation = catalog.relations.get(relationKey(entry.table.schema, entry.table.name));
   if (relation === undefined) return [];
   const columns = relation.columns.map((column) => column.name);
