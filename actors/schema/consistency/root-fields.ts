@@ -1,7 +1,7 @@
 import { sameFunction, sameTable } from '../../../src/metadata/edit.js';
 import type { Metadata, QualifiedName, TableConfiguration, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog } from '../../../src/pg/catalog.js';
-import { buildFunctionsModel } from '../models/function-model.js';
+import { trackedFunctionModels, type FunctionModel } from '../models/function-model.js';
 import { rootFieldsOf, tableTypeName } from '../models/table-model.js';
 import { TableMemo } from '../models/table-memo.js';
 
@@ -34,20 +34,72 @@ export type NameOwner = { table: QualifiedName } | { function: QualifiedName };
  * one name would leave one of them unreachable.
  */
 export function nameTaken(metadata: Metadata, catalog: Catalog, owner: NameOwner): string | null {
+  const tables = metadata.sources[0]?.tables ?? [];
+  const functions = [...trackedFunctionModels(metadata, catalog).values()];
+  const functionNames = (fn: FunctionModel) => [`${fn.exposedAs}.${fn.fieldName}`, `${fn.exposedAs}.${fn.aggregateFieldName}`];
   const own: string[] = [];
+  for (const entry of tables) if ('table' in owner && sameTable(entry.table, owner.table)) own.push(...tableNamesOf(entry, catalog));
+  for (const fn of functions) if ('function' in owner && sameFunction(fn.function, owner.function)) own.push(...functionNames(fn));
+  // The owner's few names against every other object's, without a set of all of them.
   const taken = new Set<string>();
-  for (const entry of metadata.sources[0]?.tables ?? []) {
-    const names = tableNamesOf(entry, catalog);
-    if ('table' in owner && sameTable(entry.table, owner.table)) own.push(...names);
-    else for (const name of names) taken.add(name);
-  }
-  for (const fn of buildFunctionsModel(metadata, catalog).functions.values()) {
-    const names = [`${fn.exposedAs}.${fn.fieldName}`, `${fn.exposedAs}.${fn.aggregateFieldName}`];
-    if ('function' in owner && sameFunction(fn.function, owner.function)) own.push(...names);
-    else for (const name of names) taken.add(name);
-  }
+  const wanted = new Set(own);
+  const meet = (name: string) => {
+    if (wanted.has(name)) taken.add(name);
+  };
+  for (const entry of tables) if (!('table' in owner && sameTable(entry.table, owner.table))) for (const name of tableNamesOf(entry, catalog)) meet(name);
+  for (const fn of functions) if (!('function' in owner && sameFunction(fn.function, owner.function))) for (const name of functionNames(fn)) meet(name);
   const name = own.find((candidate) => taken.has(candidate));
   return name === undefined ? null : name.slice(name.indexOf('.') + 1);
+}
+
+/**
+ * Which tables claim each name, kept from one check to the next and updated by the tables
+ * that came or went: an operation changes a table or two, while a run over every name of
+ * thousands of tables was tens of milliseconds on every operation. Names only one table
+ * claims cannot clash, so the claiming order matters only among the tables that claim one
+ * of the few contested names.
+ */
+interface NameIndex {
+  relations: Catalog['relations'];
+  names: Map<TableEntry, readonly string[]>;
+  claimants: Map<string, TableEntry[]>;
+  /** Names claimed more than once (by two tables, or twice by one). */
+  contested: Set<string>;
+}
+
+let kept: NameIndex | null = null;
+
+function nameIndex(entries: readonly TableEntry[], catalog: Catalog): NameIndex {
+  // A new catalog may change any table's names (a primary key gives `_by_pk` fields).
+  const index: NameIndex = kept !== null && kept.relations === catalog.relations ? kept : { relations: catalog.relations, names: new Map(), claimants: new Map(), contested: new Set() };
+  // Let go while it is updated: a failure half way must not leave a wrong index behind.
+  kept = null;
+  const present = new Set(entries);
+  for (const [entry, names] of index.names) {
+    if (present.has(entry)) continue;
+    index.names.delete(entry);
+    for (const name of names) {
+      const claimants = index.claimants.get(name)!;
+      claimants.splice(claimants.indexOf(entry), 1);
+      if (claimants.length === 0) index.claimants.delete(name);
+      if (claimants.length < 2) index.contested.delete(name);
+    }
+  }
+  for (const entry of entries) {
+    if (index.names.has(entry)) continue;
+    const names = tableNamesOf(entry, catalog);
+    index.names.set(entry, names);
+    for (const name of names) {
+      const claimants = index.claimants.get(name);
+      if (claimants === undefined) index.claimants.set(name, [entry]);
+      else {
+        claimants.push(entry);
+        index.contested.add(name);
+      }
+    }
+  }
+  kept = index;
+  return index;
 }
 
 /**
@@ -58,11 +110,16 @@ export function nameTaken(metadata: Metadata, catalog: Catalog, owner: NameOwner
  * custom one.
  */
 export function laterNameClaims(entries: readonly TableEntry[], catalog: Catalog): Map<TableEntry, { name: string; holder: QualifiedName }> {
-  const claimed = new Map<string, QualifiedName>();
+  const index = nameIndex(entries, catalog);
   const clashes = new Map<TableEntry, { name: string; holder: QualifiedName }>();
+  if (index.contested.size === 0) return clashes;
+  const contending = new Set<TableEntry>();
+  for (const name of index.contested) for (const entry of index.claimants.get(name)!) contending.add(entry);
   const customizes = (entry: TableEntry) => entry.configuration?.custom_name !== undefined || Object.keys(entry.configuration?.custom_root_fields ?? {}).length > 0;
-  for (const entry of [...entries.filter((entry) => !customizes(entry)), ...entries.filter(customizes)]) {
-    const names = tableNamesOf(entry, catalog);
+  const inOrder = entries.filter((entry) => contending.has(entry));
+  const claimed = new Map<string, QualifiedName>();
+  for (const entry of [...inOrder.filter((entry) => !customizes(entry)), ...inOrder.filter(customizes)]) {
+    const names = index.names.get(entry)!.filter((name) => index.contested.has(name));
     const own = new Set<string>();
     let taken: string | undefined;
     for (const name of names) {
@@ -84,7 +141,7 @@ export function laterNameClaims(entries: readonly TableEntry[], catalog: Catalog
 /** Every name a table answers to, computed once per entry and catalog: each check of a name goes through all tables. */
 const tableNames = new TableMemo<readonly string[]>();
 
-function tableNamesOf(entry: TableEntry, catalog: Catalog): readonly string[] {
+export function tableNamesOf(entry: TableEntry, catalog: Catalog): readonly string[] {
   return tableNames.get(entry, catalog.relations, () => [`type.${tableTypeName(entry)}`, ...tableRootNames(entry, catalog)]);
 }
 

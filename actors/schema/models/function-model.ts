@@ -55,21 +55,29 @@ export interface FunctionsModel {
 export function buildFunctionsModel(metadata: Metadata, catalog: Catalog): FunctionsModel {
   const source = metadata.sources[0];
   const tracked = trackedKeysOf(source?.tables ?? []);
+  const computedFields = new Map<string, ComputedFieldModel[]>();
+  for (const entry of source?.tables ?? []) {
+    const fields = computedFieldModels(entry, catalog, tracked);
+    if (fields.length > 0) computedFields.set(relationKey(entry.table.schema, entry.table.name), fields);
+  }
+  return { functions: trackedFunctionModels(metadata, catalog, tracked), computedFields };
+}
+
+/** The tracked functions the rules accept, by key; `tracked`: the tracked tables' keys, found when not given. */
+export function trackedFunctionModels(metadata: Metadata, catalog: Catalog, tracked?: ReadonlySet<string>): Map<string, FunctionModel> {
+  const source = metadata.sources[0];
   const functions = new Map<string, FunctionModel>();
+  if ((source?.functions ?? []).length === 0) return functions;
+  const trackedKeys = tracked ?? trackedKeysOf(source?.tables ?? []);
   for (const entry of source?.functions ?? []) {
-    const verdict = describeFunction(entry, gatherFunctionFacts(catalog, entry.function, tracked));
+    const verdict = describeFunction(entry, gatherFunctionFacts(catalog, entry.function, trackedKeys));
     if (!verdict.ok) continue;
     const configuration = entry.configuration ?? {};
     const permitted = withInheritingRoles(new Set((entry.permissions ?? []).map((permission) => permission.role)), inheritedRolesOf(metadata));
     const model = functionModel(verdict.description, configuration, permitted);
     if (model !== null) functions.set(model.key, model);
   }
-  const computedFields = new Map<string, ComputedFieldModel[]>();
-  for (const entry of source?.tables ?? []) {
-    const fields = computedFieldModels(entry, catalog, tracked);
-    if (fields.length > 0) computedFields.set(relationKey(entry.table.schema, entry.table.name), fields);
-  }
-  return { functions, computedFields };
+  return functions;
 }
 
 /** The default GraphQL name of a function: bare in `public`, `<schema>_<name>` elsewhere. */
