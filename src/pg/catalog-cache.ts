@@ -21,14 +21,20 @@ const LEFT_OUT: Readonly<Record<string, string>> = {
 
 /**
  * A fingerprint of every row of those catalogs as the caller's snapshot sees them: DDL
- * replaces a catalog row by a new version (new `xmin`, new `ctid`) or adds or removes
- * rows, so any change the introspection could see changes the count or the sum. Reading it
- * costs a scan of the catalogs, far less than introspecting them (seconds at thousands of
- * tables).
+ * replaces a catalog row by a new version, written by its transaction (a new `xmin`), or
+ * adds or removes rows, so any change the introspection could see changes the count or the
+ * sum. Reading it costs a scan of the catalogs, far less than introspecting them (seconds
+ * at thousands of tables). The row's place (`ctid`) is left out: it also moves without a
+ * change (VACUUM FULL), and hashing it doubled the cost; two versions of a row by one
+ * transaction differ only there, and the engine reads a catalog inside a transaction that
+ * runs DDL only to introspect it whole (run_sql, reload). The call of a parallel-unsafe
+ * function (which reads nothing the fingerprint uses) keeps the plan serial: at thousands of
+ * tables PostgreSQL would scan pg_attribute with a parallel worker, whose start cost ten times
+ * the scan on a small machine.
  */
 const FINGERPRINT_SQL = `select concat_ws(',', ${CATALOG_TABLES.map(
-  (table) => `(select count(*) || ':' || coalesce(sum(hashtextextended(xmin::text || ctid::text, 0)), 0) from pg_catalog.${table} ${LEFT_OUT[table] ?? ''})`,
-).join(', ')}) as fingerprint`;
+  (table) => `(select count(*) || ':' || coalesce(sum(hashtextextended(xmin::text, 0)), 0) from pg_catalog.${table} ${LEFT_OUT[table] ?? ''})`,
+).join(', ')}) as fingerprint, pg_catalog.pg_current_xact_id_if_assigned() is null as serial_plan`;
 
 export async function catalogFingerprint(db: Pool | PoolClient): Promise<string> {
   const result = await db.query<{ fingerprint: string }>(FINGERPRINT_SQL);
