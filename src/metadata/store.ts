@@ -76,8 +76,8 @@ export class MetadataStore {
    * metadata change would otherwise parse once more in the engine's process. PostgreSQL
    * cuts it.
    */
-  async readTriggerView(db: Pool | PoolClient = this.#pool): Promise<StoredMetadata> {
-    const result = await db.query<{ resource_version: string; metadata: string }>(TRIGGER_VIEW_SQL);
+  async readTriggerView(): Promise<StoredMetadata> {
+    const result = await this.#pool.query<{ resource_version: string; metadata: string }>(TRIGGER_VIEW_SQL);
     const row = result.rows[0];
     if (row === undefined) throw new Error('service_catalog.metadata has no row; was setUp() called?');
     return { resourceVersion: Number(row.resource_version), metadata: JSON.parse(row.metadata) as Metadata };
