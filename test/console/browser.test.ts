@@ -113,7 +113,7 @@ describe('the console in a browser', () => {
       const text = await response.innerText();
       if (text.trim() === '') await execute.click();
       return text;
-    }, { timeout: 20_000, intervals: [500, 1000, 2000] }).toContain('Engines');
+    }, { timeout: 20_000, interval: 1000 }).toContain('Engines');
     const text = (await response.innerText()).replace(/\s+/g, ' ');
     expect(text).toContain('"title"');
     expect(text).not.toContain('secret_note');
