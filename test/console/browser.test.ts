@@ -104,9 +104,10 @@ describe('the console in a browser', () => {
     const query = '{ article { id title } __type(name: "article") { fields { name } } }';
     await page.goto(`${engine.url}/console/api?query=${encodeURIComponent(query)}`);
     await page.getByLabel('Role (x-service-role)').selectOption('reader');
-    // Switching the role mounts GraphiQL anew, and it may mount again once the role's schema
-    // has come, emptying the response pane; on a loaded machine a single click's answer was
-    // lost so. Run the query again while the pane is empty, as a user would.
+    // Switching the role mounts GraphiQL anew, and its editors start their workers a second or
+    // two later: an answer that comes before the response editor exists is not shown (the
+    // request and its 200 were seen). On a loaded machine the one click came that early. Run
+    // the query again while the pane is empty, as a user would.
     const response = page.locator('.graphiql-response');
     const execute = page.getByRole('button', { name: /Execute query/ });
     await expect.poll(async () => {
