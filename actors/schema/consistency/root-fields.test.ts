@@ -3,7 +3,7 @@ import type { TableEntry } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog } from '../../../src/pg/catalog.js';
 import { laterNameClaims, tableNamesOf } from './root-fields.js';
 
-/** laterNameClaims as it was before it resumed from its last run: every table, every time. */
+/** laterNameClaims as it was before the name index: every name of every table, every time. */
 function fromScratch(entries: readonly TableEntry[], names: (entry: TableEntry) => string[]): Map<TableEntry, { name: string; holder: unknown }> {
   const claimed = new Map<string, unknown>();
   const clashes = new Map<TableEntry, { name: string; holder: unknown }>();
@@ -34,7 +34,7 @@ function random(seed: number): () => number {
 }
 
 describe('laterNameClaims', () => {
-  it('gives what a run over every table gives, through appends, removals and renames in any order', () => {
+  it('gives what a run over every table gives, through appends, removals and replaced entries in any order', () => {
     const next = random(7);
     const relations = new Map<string, unknown>();
     const table = (i: number) => ({ schema: 'public', name: `t${i}` });
