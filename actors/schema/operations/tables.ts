@@ -172,15 +172,23 @@ export const untrackTable: Operation<{ table: TableArg; cascade?: boolean }> = {
       throw errors.dependencyError(context.argsPath, `cannot drop due to the following dependent objects : ${names}`);
     }
     const dropped = new Set(dependents.map((dependent) => JSON.stringify([dependent.owner, dependent.name])));
+    // relationshipsInto names each owner by its entry's own `table` object.
+    const owners = new Set(dependents.map((dependent) => dependent.owner));
     const keep = (owner: QualifiedName) => (relationship: Relationship) => !dropped.has(JSON.stringify([owner, relationship.name]));
+    // Only the tables that lose a relationship become new entries: the checks and role schemas
+    // of every other table are kept for as long as its entry is the same object.
     const metadata = withTables(context.metadata, (tables) =>
       tables
         .filter((entry) => !sameTable(entry.table, table))
-        .map((entry) => ({
-          ...entry,
-          ...(entry.object_relationships ? { object_relationships: entry.object_relationships.filter(keep(entry.table)) } : {}),
-          ...(entry.array_relationships ? { array_relationships: entry.array_relationships.filter(keep(entry.table)) } : {}),
-        })),
+        .map((entry) =>
+          !owners.has(entry.table)
+            ? entry
+            : {
+                ...entry,
+                ...(entry.object_relationships ? { object_relationships: entry.object_relationships.filter(keep(entry.table)) } : {}),
+                ...(entry.array_relationships ? { array_relationships: entry.array_relationships.filter(keep(entry.table)) } : {}),
+              },
+        ),
     );
     return { response: SUCCESS, metadata };
   },
