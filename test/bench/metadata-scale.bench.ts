@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { SignJWT } from 'jose';
 import type pg from 'pg';
 import { normalizeMetadata } from '../../src/metadata/normalize.js';
 import { defaultSource, type Metadata, type TableEntry } from '../../src/metadata/types.js';
@@ -25,6 +26,10 @@ const SIZES = (process.env.BENCH_METADATA_SIZES ?? '500,2000,5000').split(',').m
 const OPS_BUDGET_MS = Number(process.env.BENCH_METADATA_OPS_BUDGET_S ?? 300) * 1000;
 const ENGINE_PORT = Number(process.env.BENCH_METADATA_ENGINE_PORT ?? 5590);
 const ROLES = ['reader', 'editor', 'auditor'] as const;
+/** The engine runs as users run it: an admin secret set and sent, a role's queries with its JWT, logs at the default level. */
+const ADMIN_SECRET = 'bench-admin-secret';
+const JWT_KEY = 'bench-metadata-scale-jwt-key-of-32-bytes-or-more';
+const ADMIN_HEADERS = { 'x-service-admin-secret': ADMIN_SECRET };
 /** Each extra-operation figure is the median of this many samples. */
 const SAMPLES = 3;
 
@@ -41,7 +46,15 @@ async function measureSize(natsUrl: string, count: number): Promise<string[][]> 
   const rows: string[][] = [];
   try {
     await createTables(database.pool, count);
-    const start = () => startBenchEngine({ databaseUrl: database.url, natsUrl, port: ENGINE_PORT, prefix: `benchmeta${randomBytes(3).toString('hex')}` });
+    const start = () =>
+      startBenchEngine({
+        databaseUrl: database.url,
+        natsUrl,
+        port: ENGINE_PORT,
+        prefix: `benchmeta${randomBytes(3).toString('hex')}`,
+        adminSecret: ADMIN_SECRET,
+        env: { SERVICE_GRAPHQL_JWT_SECRET: JSON.stringify({ type: 'HS256', key: JWT_KEY }) },
+      });
     const engine = await start();
     targets.push(engine);
     const query = (body: unknown) => metadataOp(engine, body);
@@ -65,8 +78,9 @@ async function measureSize(natsUrl: string, count: number): Promise<string[][]> 
     const log = recentOutput(restarted);
     // A failed query is a figure too (the row says why; the engine's output goes to stderr).
     const timed = async (query: string, role: string) => {
+      const headers = role === 'admin' ? ADMIN_HEADERS : await roleHeaders(role);
       const started = performance.now();
-      return graphql(restarted, query, role).then(
+      return graphql(restarted, query, headers).then(
         () => `${(performance.now() - started).toFixed(0)} ms`,
         (error: unknown) => {
           process.stderr.write(`${String(error)}\nengine output:\n${log()}\n`);
@@ -169,14 +183,23 @@ async function sample(run: (index: number) => Promise<unknown>): Promise<number>
 }
 
 async function metadataOp(engine: Target, body: unknown): Promise<unknown> {
-  const answer = (await probe(`${engine.url}/v1/query`, JSON.stringify(body))) as { error?: unknown };
+  const answer = (await probe(`${engine.url}/v1/query`, JSON.stringify(body), ADMIN_HEADERS)) as { error?: unknown };
   if (typeof answer === 'object' && answer !== null && 'error' in answer) throw new Error(`${JSON.stringify(body).slice(0, 200)} failed: ${JSON.stringify(answer)}`);
   return answer;
 }
 
-async function graphql(engine: Target, query: string, role: string): Promise<void> {
-  const answer = (await probe(`${engine.url}/v1/graphql`, JSON.stringify({ query }), { 'x-service-role': role })) as { errors?: unknown };
-  if (answer.errors !== undefined) throw new Error(`role ${role}: ${JSON.stringify(answer.errors)}`);
+async function graphql(engine: Target, query: string, headers: Record<string, string>): Promise<void> {
+  const answer = (await probe(`${engine.url}/v1/graphql`, JSON.stringify({ query }), headers)) as { errors?: unknown };
+  if (answer.errors !== undefined) throw new Error(`${JSON.stringify(headers).slice(0, 80)}: ${JSON.stringify(answer.errors)}`);
+}
+
+/** A JWT whose only role is `role`. */
+async function roleHeaders(role: string): Promise<Record<string, string>> {
+  const token = await new SignJWT({ 'https://service.io/jwt/claims': { 'x-service-allowed-roles': [role], 'x-service-default-role': role } })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setExpirationTime('2h')
+    .sign(new TextEncoder().encode(JWT_KEY));
+  return { authorization: `Bearer ${token}` };
 }
 
 /** The last lines the engine wrote, to show with a failure. */

@@ -25,6 +25,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 2000);
 const ENGINE_PORT = 5560;
 const REMOTE_PORT = 5561;
+/** The engine runs as users run it: an admin secret set and sent, logs at the default level. */
+const ADMIN_SECRET = 'bench-admin-secret';
 const QUERY = JSON.stringify({ query: 'query Users($f: UserFilter) { users(filter: $f) { id name role } }', variables: { f: { role: 'EDITOR' } } });
 
 interface Figures {
@@ -36,9 +38,9 @@ interface Figures {
   errors: number;
 }
 
-function post(agent: Agent, url: string, body: string): Promise<void> {
+function post(agent: Agent, url: string, body: string, headers: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } }, (res) => {
       res.resume();
       res.on('end', () => resolve());
     });
@@ -47,11 +49,11 @@ function post(agent: Agent, url: string, body: string): Promise<void> {
   });
 }
 
-async function latencies(agent: Agent, url: string, samples: number): Promise<{ p50: number; p99: number }> {
+async function latencies(agent: Agent, url: string, samples: number, headers: Record<string, string>): Promise<{ p50: number; p99: number }> {
   const times: number[] = [];
   for (let i = 0; i < samples; i++) {
     const started = performance.now();
-    await post(agent, url, QUERY);
+    await post(agent, url, QUERY, headers);
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
@@ -70,29 +72,30 @@ export async function runRemoteBench(natsUrl = process.env.SERVICE_GRAPHQL_NATS_
   try {
     const remote = await startTarget(process.execPath, ['--import', 'tsx', 'test/remote/fixture-main.ts', String(REMOTE_PORT)], {}, /listening/, () => `http://127.0.0.1:${REMOTE_PORT}/graphql`);
     targets.push(remote);
-    const engine = await startBenchEngine({ databaseUrl: database.url, natsUrl, port: ENGINE_PORT, prefix: `benchr${randomBytes(3).toString('hex')}` });
+    const engine = await startBenchEngine({ databaseUrl: database.url, natsUrl, port: ENGINE_PORT, prefix: `benchr${randomBytes(3).toString('hex')}`, adminSecret: ADMIN_SECRET });
+    const admin = { 'x-service-admin-secret': ADMIN_SECRET };
     targets.push(engine);
-    await probe(`${engine.url}/v1/query`, JSON.stringify({ type: 'clear_metadata', args: {} }));
-    const added = await probe(`${engine.url}/v1/query`, JSON.stringify({ type: 'add_remote_schema', args: { name: 'people', definition: { url: remote.url } } }));
+    await probe(`${engine.url}/v1/query`, JSON.stringify({ type: 'clear_metadata', args: {} }), admin);
+    const added = await probe(`${engine.url}/v1/query`, JSON.stringify({ type: 'add_remote_schema', args: { name: 'people', definition: { url: remote.url } } }), admin);
     if ((added as { message?: string }).message !== 'success') throw new Error(`add_remote_schema failed: ${JSON.stringify(added)}`);
 
-    const runs: [string, string, number][] = [
-      ['direct', remote.url, remote.child.pid!],
-      ['engine', `${engine.url}/v1/graphql`, engine.child.pid!],
+    const runs: [string, string, number, Record<string, string>][] = [
+      ['direct', remote.url, remote.child.pid!, {}],
+      ['engine', `${engine.url}/v1/graphql`, engine.child.pid!, admin],
     ];
-    const [a, b] = [await probe(runs[0]![1], QUERY), await probe(runs[1]![1], QUERY)];
+    const [a, b] = [await probe(runs[0]![1], QUERY), await probe(runs[1]![1], QUERY, admin)];
     if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`answers differ: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
-    for (const [, url] of runs) {
-      await latencies(agent, url, 300);
-      await load(url, QUERY, { seconds: 2, connections: CONNECTIONS });
+    for (const [, url, , headers] of runs) {
+      await latencies(agent, url, 300, headers);
+      await load(url, QUERY, { seconds: 2, connections: CONNECTIONS, headers });
     }
 
     const rounds = new Map<string, Figures[]>(runs.map(([name]) => [name, []]));
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, url, pid] of round % 2 === 0 ? runs : [...runs].reverse()) {
-        const latency = await latencies(agent, url, SAMPLES);
+      for (const [name, url, pid, headers] of round % 2 === 0 ? runs : [...runs].reverse()) {
+        const latency = await latencies(agent, url, SAMPLES, headers);
         const cpuBefore = (await cpuSeconds(pid)) ?? 0;
-        const loaded: LoadResult = await load(url, QUERY, { seconds: SECONDS, connections: CONNECTIONS });
+        const loaded: LoadResult = await load(url, QUERY, { seconds: SECONDS, connections: CONNECTIONS, headers });
         const cpu = (((await cpuSeconds(pid)) ?? 0) - cpuBefore) * 1e6 / (loaded.rps * SECONDS);
         rounds.get(name)!.push({ p50: latency.p50, p99: latency.p99, rps: loaded.rps, cpu, errors: loaded.errors });
       }

@@ -28,6 +28,8 @@ const ENGINE_PORT = 5570;
 const CHANGES = Number(process.env.BENCH_TRIGGERS_CHANGES ?? 30_000);
 const POOL = process.env.SERVICE_GRAPHQL_EVENTS_HTTP_POOL_SIZE ?? '100';
 const ROUNDS = Number(process.env.BENCH_TRIGGERS_ROUNDS ?? 2);
+/** The engine runs as users run it: an admin secret set (and sent), logs at the default level (a webhook-log line per call). */
+const ADMIN_SECRET = 'bench-admin-secret';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -81,10 +83,10 @@ export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NAT
   try {
     await db.query('create table change (id int primary key, v text)');
     await db.query('create table change_direct (id int primary key, v text)');
-    engine = await startBenchEngine({ databaseUrl, natsUrl, port: ENGINE_PORT, prefix: `bencht${randomBytes(3).toString('hex')}`, env: { SERVICE_GRAPHQL_EVENTS_HTTP_POOL_SIZE: POOL } });
+    engine = await startBenchEngine({ databaseUrl, natsUrl, port: ENGINE_PORT, prefix: `bencht${randomBytes(3).toString('hex')}`, adminSecret: ADMIN_SECRET, env: { SERVICE_GRAPHQL_EVENTS_HTTP_POOL_SIZE: POOL } });
     const engineUrl = engine.url;
     const query = async (body: unknown) => {
-      const response = await fetch(`${engineUrl}/v1/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const response = await fetch(`${engineUrl}/v1/query`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-admin-secret': ADMIN_SECRET }, body: JSON.stringify(body) });
       if (response.status !== 200) throw new Error(`${JSON.stringify(body)}: ${await response.text()}`);
     };
     await query({ type: 'track_table', args: { table: 'change' } });
