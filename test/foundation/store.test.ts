@@ -62,4 +62,29 @@ describe('MetadataStore', () => {
       metadata: { version: 3, sources: [{ name: 'default', kind: 'postgres', tables: [{ table: { schema: 'public', name: 'b' } }, { table: { schema: 'public', name: 'a' }, event_triggers: [trigger] }] }] },
     });
   });
+
+  it('cuts the view from the metadata itself when the row was written by other means than the store', async () => {
+    const store = new MetadataStore(db.pool);
+    const { resourceVersion, metadata } = await store.read();
+    const tables = metadata.sources[0]!.tables;
+    const trigger = tables.find((table) => table.table.name === 'a')!.event_triggers![0]!;
+    const moved = { ...metadata, sources: [{ ...metadata.sources[0]!, tables: [{ table: { schema: 'public', name: 'c' }, event_triggers: [{ ...trigger, name: 'c_created' }] }, ...tables] }] };
+    await db.sql('update service_catalog.metadata set metadata = $1, resource_version = resource_version + 1 where id = 1', [JSON.stringify(moved)]);
+    expect(await store.readTriggerView()).toEqual({
+      resourceVersion: resourceVersion + 1,
+      metadata: { version: 3, sources: [{ name: 'default', kind: 'postgres', tables: [{ table: { schema: 'public', name: 'c' }, event_triggers: [{ ...trigger, name: 'c_created' }] }, { table: { schema: 'public', name: 'b' } }, { table: { schema: 'public', name: 'a' }, event_triggers: [trigger] }] }] },
+    });
+  });
+
+  it('adds the trigger view to a catalog made before it, and keeps what it holds', async () => {
+    const store = new MetadataStore(db.pool);
+    const before = await store.read();
+    await db.sql('alter table service_catalog.metadata drop column trigger_view, drop column trigger_view_version');
+    await Promise.all([1, 2].map(() => new MetadataStore(db.pool).setUp()));
+    expect(await store.read()).toEqual(before);
+    const version = await store.write(before.metadata, before.resourceVersion);
+    expect(version).toBe(before.resourceVersion + 1);
+    const stored = await db.sql('select trigger_view_version, trigger_view::text as view from service_catalog.metadata');
+    expect({ version: Number(stored.rows[0].trigger_view_version), view: JSON.parse(stored.rows[0].view) }).toEqual({ version, view: (await store.readTriggerView()).metadata });
+  });
 });

@@ -1,5 +1,6 @@
 import { LogicalReplicationService, PgoutputPlugin, type Pgoutput } from 'pg-logical-replication';
 import type { Logger } from '../../../src/log/logger.js';
+import { triggerViewText } from '../../../src/metadata/trigger-view.js';
 import { relationKey } from '../../../src/pg/catalog.js';
 import { SESSION_MESSAGE_PREFIX, TRACE_MESSAGE_PREFIX } from '../../../src/pg/replication/names.js';
 import { formatLsn, parseLsn } from './lsn.js';
@@ -79,8 +80,9 @@ export class ReplicationReader {
       publication: string;
       sink: ChangeSink;
       /**
-       * A change to the metadata row, in WAL order (the new metadata JSON text, the commit
-       * LSN of its transaction); what it returns is stored before that commit is confirmed.
+       * A change to the metadata row, in WAL order (the JSON text of its trigger view, or of
+       * the whole metadata when the row holds no current view; the commit LSN of its
+       * transaction); what it returns is stored before that commit is confirmed.
        */
       onMetadata: (json: string, commitLsn: bigint) => Promise<unknown>;
       isMetadataTable: (schema: string, table: string) => boolean;
@@ -168,7 +170,8 @@ export class ReplicationReader {
     const ordinal = open.ordinal++;
     if (this.options.isMetadataTable(relation.schema, relation.name)) {
       const row = message.tag === 'delete' ? null : (message.new as Record<string, string | null>);
-      if (row?.metadata !== undefined && row.metadata !== null) this.#track(open, this.options.onMetadata(row.metadata, parseLsn(open.commitLsn)));
+      const view = row === null ? null : triggerViewText(row);
+      if (view !== null) this.#track(open, this.options.onMetadata(view, parseLsn(open.commitLsn)));
       return;
     }
     const change: RowChange = {

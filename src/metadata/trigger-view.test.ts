@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { triggerView, triggerViewText } from './trigger-view.js';
+import type { Metadata } from './types.js';
+
+describe('triggerView', () => {
+  it('keeps every table by name, in order, with its event triggers and nothing else', () => {
+    const trigger = { name: 'a_created', definition: { enable_manual: false, insert: { columns: '*' as const } }, retry_conf: { num_retries: 0, interval_sec: 10, timeout_sec: 60 }, webhook: 'http://127.0.0.1:1/hook' };
+    const metadata = {
+      version: 3,
+      sources: [{
+        name: 'default',
+        kind: 'postgres',
+        tables: [
+          { table: { schema: 'public', name: 'b' }, select_permissions: [{ role: 'user', permission: { columns: ['id'], filter: {} } }] },
+          { table: { schema: 'public', name: 'a' }, object_relationships: [{ name: 'b', using: { foreign_key_constraint_on: 'b_id' } }], event_triggers: [trigger] },
+        ],
+      }],
+    } as unknown as Metadata;
+    expect(triggerView(metadata)).toEqual({ version: 3, sources: [{ name: 'default', kind: 'postgres', tables: [{ table: { schema: 'public', name: 'b' } }, { table: { schema: 'public', name: 'a' }, event_triggers: [trigger] }] }] });
+  });
+});
+
+describe('triggerViewText', () => {
+  it('takes the stored view only when it was written with the row’s version', () => {
+    expect(triggerViewText({ resource_version: '7', trigger_view_version: '7', trigger_view: '{"view":1}', metadata: '{"whole":1}' })).toBe('{"view":1}');
+    expect(triggerViewText({ resource_version: '8', trigger_view_version: '7', trigger_view: '{"view":1}', metadata: '{"whole":1}' })).toBe('{"whole":1}');
+    expect(triggerViewText({ resource_version: '8', trigger_view_version: null, trigger_view: null, metadata: '{"whole":1}' })).toBe('{"whole":1}');
+  });
+
+  it('falls back to the metadata when the replication stream left the view out as unchanged, and gives null when neither came', () => {
+    expect(triggerViewText({ resource_version: '7', trigger_view_version: '7', metadata: '{"whole":1}' })).toBe('{"whole":1}');
+    expect(triggerViewText({ resource_version: '7', trigger_view_version: '7' })).toBeNull();
+  });
+});

@@ -1,0 +1,27 @@
+import type { Metadata } from './types.js';
+
+/**
+ * The part of the metadata the triggers actor uses: every table by name (the tracked tables
+ * follow the publication), with its event triggers where it has them, and nothing else.
+ * At thousands of tables the whole metadata is megabytes; this is a few tens of bytes per
+ * table.
+ */
+export function triggerView(metadata: Metadata): Metadata {
+  const sources = metadata.sources.map((source) => ({
+    name: source.name,
+    kind: source.kind,
+    tables: source.tables.map((table) => (table.event_triggers === undefined ? { table: table.table } : { table: table.table, event_triggers: table.event_triggers })),
+  }));
+  return { version: 3, sources } as Metadata;
+}
+
+/**
+ * The metadata row's columns as the replication stream carries them (text, or absent when
+ * an unchanged large value was left out): the stored trigger view when it was written with
+ * this version of the metadata, else the whole metadata; null when neither came.
+ */
+export function triggerViewText(row: Readonly<Record<string, string | null | undefined>>): string | null {
+  const current = row.trigger_view_version != null && row.trigger_view_version === row.resource_version;
+  if (current && row.trigger_view != null) return row.trigger_view;
+  return row.metadata ?? null;
+}
