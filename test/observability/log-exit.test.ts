@@ -57,3 +57,30 @@ describe('log lines while stdout is not read', () => {
     expect(grownMiB).toBeLessThan(120);
   }, 60_000);
 });
+
+describe('a lone log line', () => {
+  it('is written while the process runs on, not held until more lines come', async () => {
+    // Lines are written in batches (src/log/logger.ts); one line alone is far below a batch.
+    const script = `
+      import { createLogger } from './src/log/logger.ts';
+      createLogger('info').info({ lone: true }, 'line');
+      setTimeout(() => undefined, 30_000);
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        let output = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes('\n')) resolve(output);
+        });
+        child.once('error', reject);
+        child.once('close', () => reject(new Error(`the process ended first; it wrote: ${output}`)));
+      });
+      expect(child.exitCode).toBeNull();
+      expect(JSON.parse(line)).toMatchObject({ lone: true, msg: 'line' });
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 60_000);
+});
