@@ -98,9 +98,9 @@ export const schemaActor: Actor = {
       const message = validate<GraphqlMessage>('bus/graphql-request', request.json());
       const running = inFlight.begin(message.cancel_key);
       try {
-        if (metrics === undefined) return await handleGraphql(host, bus, message, request.requestId, running.signal, graphqlOptions, request.trace);
+        if (metrics === undefined) return await handleGraphql(host, bus, message, request.requestId, running.cancellation, graphqlOptions, request.trace);
         const started = performance.now();
-        const reply = await handleGraphql(host, bus, message, request.requestId, running.signal, graphqlOptions, request.trace).catch((error: unknown) => {
+        const reply = await handleGraphql(host, bus, message, request.requestId, running.cancellation, graphqlOptions, request.trace).catch((error: unknown) => {
           // An unexpected failure is answered by the bus as an error reply: a failed request all the same.
           recordGraphql(metrics, null, 0);
           throw error;

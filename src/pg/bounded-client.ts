@@ -1,5 +1,6 @@
 import type { Logger } from '../log/logger.js';
 import type { ServiceError } from '../errors/service-error.js';
+import type { Cancellation } from '../request/cancellation.js';
 import { tracedClient } from '../tracing/sql.js';
 import type { TraceContext } from '../tracing/tracer.js';
 import { cancelBackend, terminateBackend } from './cancel.js';
@@ -13,8 +14,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** What bounds the statements of one request. */
 export interface RequestBounds {
-  /** Aborted (with a ServiceError as its reason) when nobody waits for the answer any more. */
-  signal?: AbortSignal;
+  /** Cancelled when nobody waits for the answer any more. */
+  cancellation?: Cancellation;
   /** When the request's time is up (`Date.now()` clock), and what its caller is told then. */
   deadline: number;
   timeUp: () => ServiceError;
@@ -41,7 +42,7 @@ export interface BoundedPool {
  * each next statement (and before a commit), which throws once the request is over.
  */
 export async function withBoundedClient<T>(db: BoundedPool, bounds: RequestBounds, work: (client: PoolClient, stillWanted: () => void) => Promise<T>): Promise<T> {
-  const early = bounds.signal?.aborted === true ? (bounds.signal.reason as ServiceError) : bounds.deadline <= Date.now() ? bounds.timeUp() : null;
+  const early = bounds.cancellation?.reason ?? (bounds.deadline <= Date.now() ? bounds.timeUp() : null);
   if (early !== null) throw early;
 
   let stopped: ServiceError | null = null;
@@ -57,8 +58,7 @@ export async function withBoundedClient<T>(db: BoundedPool, bounds: RequestBound
   const remaining = bounds.deadline - Date.now();
   // setTimeout takes a longer delay (or none at all) as 1 ms.
   const timer = Number.isFinite(remaining) ? setTimeout(() => stop(bounds.timeUp()), Math.min(remaining, MAX_TIMER_MS)) : undefined;
-  const onAbort = () => stop(bounds.signal!.reason as ServiceError);
-  bounds.signal?.addEventListener('abort', onAbort, { once: true });
+  const stopListening = bounds.cancellation?.onCancel(stop);
 
   const place = bounds.holder === undefined ? null : db.share.enter(bounds.holder);
   let running: Promise<T> | null = null;
@@ -88,7 +88,7 @@ export async function withBoundedClient<T>(db: BoundedPool, bounds: RequestBound
     }
   } finally {
     clearTimeout(timer);
-    bounds.signal?.removeEventListener('abort', onAbort);
+    stopListening?.();
     if (client !== null) {
       if (stopped === null) {
         place?.leave();

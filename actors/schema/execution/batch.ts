@@ -2,11 +2,12 @@ import { graphqlErrorBody } from '../../../src/errors/bodies.js';
 import { errors } from '../../../src/errors/errors.js';
 import { ServiceError } from '../../../src/errors/service-error.js';
 import type { Logger } from '../../../src/log/logger.js';
+import type { Cancellation } from '../../../src/request/cancellation.js';
 import type { GraphqlRequest } from './engine.js';
 
-/** What stops a batch between two of its members: the request's cancel signal and deadline. */
+/** What stops a batch between two of its members: the request's cancellation and deadline. */
 export interface BatchBounds {
-  signal?: AbortSignal;
+  cancellation?: Cancellation;
   deadline?: number;
 }
 
@@ -31,7 +32,8 @@ export async function runBatch(requests: readonly GraphqlRequest[], run: (reques
 }
 
 function stopReason(bounds: BatchBounds): ServiceError | null {
-  if (bounds.signal?.aborted === true) return bounds.signal.reason instanceof ServiceError ? bounds.signal.reason : errors.requestAbandoned('$');
+  const cancelled = bounds.cancellation?.reason;
+  if (cancelled !== undefined) return cancelled;
   if (bounds.deadline !== undefined && bounds.deadline <= Date.now()) return errors.timeLimitExceeded('$');
   return null;
 }

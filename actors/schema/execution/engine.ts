@@ -4,6 +4,7 @@ import type { Metadata } from '../../../src/metadata/types.js';
 import type { Catalog } from '../../../src/pg/catalog.js';
 import { withBoundedClient, type BoundedPool, type RequestBounds } from '../../../src/pg/bounded-client.js';
 import { queryNamed } from '../../../src/pg/prepared-statements.js';
+import type { Cancellation } from '../../../src/request/cancellation.js';
 import { ADMIN_ROLE, isAdmin, sessionKey, usesBackendOnlyPermissions, type Session } from '../../../src/session/session.js';
 import { encodeText } from '../../../src/bus/wire.js';
 import { TRACEPARENT, traceHeaders } from '../../../src/tracing/propagation.js';
@@ -53,8 +54,8 @@ export interface GraphqlRequest {
 export interface ExecutionContext extends RemoteExecutionContext {
   db: BoundedPool;
   requestId: string;
-  /** Aborted (reason: a ServiceError) when nobody waits for the answer any more. */
-  signal?: AbortSignal;
+  /** Cancelled when nobody waits for the answer any more. */
+  cancellation?: Cancellation;
   /** When the request's time is up (`Date.now()` clock); the role's time limit may bring it closer. */
   deadline?: number;
   /** The request came to the Relay API (`/v1beta1/relay`), served from the role's Relay schema. */
@@ -293,7 +294,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
 }
 
 /**
- * The request's bounds: its deadline, its caller's signal, and whose share of the pool it
+ * The request's bounds: its deadline, its cancellation, and whose share of the pool it
  * takes. Admin is not counted (a backend sending everything with the admin secret would
  * otherwise be one session); a session that no variable tells apart counts for its role only.
  */
@@ -304,7 +305,7 @@ function boundsFor(session: Session, context: ExecutionContext): RequestBounds {
     deadline: context.deadline ?? Number.POSITIVE_INFINITY,
     timeUp: () => errors.timeLimitExceeded('$'),
     ...(holder === undefined ? {} : { holder }),
-    ...(context.signal === undefined ? {} : { signal: context.signal }),
+    ...(context.cancellation === undefined ? {} : { cancellation: context.cancellation }),
     ...(context.trace === undefined ? {} : { trace: context.trace }),
   };
 }

@@ -4,6 +4,7 @@ import { graphqlErrorBody } from '../../../src/errors/bodies.js';
 import { errors } from '../../../src/errors/errors.js';
 import { ServiceError } from '../../../src/errors/service-error.js';
 import type { BoundedPool } from '../../../src/pg/bounded-client.js';
+import type { Cancellation } from '../../../src/request/cancellation.js';
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../../../src/json/nesting.js';
 import { USER_ID_VARIABLE, type Session } from '../../../src/session/session.js';
 import type { Logger } from '../../../src/log/logger.js';
@@ -82,7 +83,7 @@ export function requestDeadline(received: number, options: { timeoutMs: number; 
  * request of the body (a batch's in order, batch.ts). Every failure is answered in the GraphQL envelope (the edge
  * always sends HTTP 200 on this route, compat-facts 1.2).
  */
-export async function handleGraphql(host: SchemaHost, bus: Bus, message: GraphqlMessage, requestId: string, signal: AbortSignal, options: GraphqlHandlerOptions, trace?: TraceContext): Promise<HandlerReply> {
+export async function handleGraphql(host: SchemaHost, bus: Bus, message: GraphqlMessage, requestId: string, cancellation: Cancellation, options: GraphqlHandlerOptions, trace?: TraceContext): Promise<HandlerReply> {
   const received = Date.now();
   const started = performance.now();
   const facts = newOperationFacts();
@@ -116,7 +117,7 @@ export async function handleGraphql(host: SchemaHost, bus: Bus, message: Graphql
     const engine = host.state.graphql;
     // Remote servers' Set-Cookie headers go back to the client (compat-facts 7.2) through the reply's meta.
     const setCookies: string[] = [];
-    const context = { db: options.db, requestId, bus, headers: message.headers, timeoutMs: options.timeoutMs, setCookies, signal, deadline, relay: message.relay === true, trace, facts };
+    const context = { db: options.db, requestId, bus, headers: message.headers, timeoutMs: options.timeoutMs, setCookies, cancellation, deadline, relay: message.relay === true, trace, facts };
     const reply = (body: Uint8Array, errorCode = errorCodeOf(body)): HandlerReply => {
       logStatements(options.queryLog, facts, requestId, caller);
       return { body, meta: meta(errorCode, setCookies.length === 0 ? undefined : JSON.stringify(setCookies)) };

@@ -1,8 +1,9 @@
 import { errors } from '../../../src/errors/errors.js';
+import { Cancellation } from '../../../src/request/cancellation.js';
 
-/** One running request: its signal aborts when it is cancelled; `end` when it is answered. */
+/** One running request: its cancellation, cancelled when the request is; `end` when it is answered. */
 export interface Running {
-  signal: AbortSignal;
+  cancellation: Cancellation;
   end(): void;
 }
 
@@ -11,26 +12,26 @@ export interface Running {
  * cancel broadcast (their client went away) stops the one it names wherever it runs.
  */
 export class InFlightRequests {
-  readonly #running = new Map<string, AbortController>();
+  readonly #running = new Map<string, Cancellation>();
 
   begin(cancelKey: string): Running {
-    const controller = new AbortController();
-    this.#running.set(cancelKey, controller);
+    const cancellation = new Cancellation();
+    this.#running.set(cancelKey, cancellation);
     return {
-      signal: controller.signal,
+      cancellation,
       end: () => {
         // Only its own entry: a key is the edge's and unique, but a stale entry must never outlive its request.
-        if (this.#running.get(cancelKey) === controller) this.#running.delete(cancelKey);
+        if (this.#running.get(cancelKey) === cancellation) this.#running.delete(cancelKey);
       },
     };
   }
 
   /** Stops the request if it runs here; a request of another instance is not ours to stop. */
   cancel(cancelKey: string): void {
-    const controller = this.#running.get(cancelKey);
-    if (controller === undefined) return;
+    const cancellation = this.#running.get(cancelKey);
+    if (cancellation === undefined) return;
     this.#running.delete(cancelKey);
-    controller.abort(errors.requestAbandoned('$'));
+    cancellation.cancel(errors.requestAbandoned('$'));
   }
 
   get size(): number {
