@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { SignJWT } from 'jose';
 import type pg from 'pg';
 import { normalizeMetadata } from '../../src/metadata/normalize.js';
 import { defaultSource, type Metadata, type TableEntry } from '../../src/metadata/types.js';
 import { createBenchDatabase, probe, residentMiB, runAloneIfMain, startBenchEngine, type Target } from './harness.js';
+import { roleHeaders } from './role-query.js';
 
 /**
  * Metadata at scale (issue 16): `count` tables in schema `wide`, each with a foreign key
@@ -78,7 +78,7 @@ async function measureSize(natsUrl: string, count: number): Promise<string[][]> 
     const log = recentOutput(restarted);
     // A failed query is a figure too (the row says why; the engine's output goes to stderr).
     const timed = async (query: string, role: string) => {
-      const headers = role === 'admin' ? ADMIN_HEADERS : await roleHeaders(role);
+      const headers = role === 'admin' ? ADMIN_HEADERS : await roleHeaders(JWT_KEY, role);
       const started = performance.now();
       return graphql(restarted, query, headers).then(
         () => `${(performance.now() - started).toFixed(0)} ms`,
@@ -191,15 +191,6 @@ async function metadataOp(engine: Target, body: unknown): Promise<unknown> {
 async function graphql(engine: Target, query: string, headers: Record<string, string>): Promise<void> {
   const answer = (await probe(`${engine.url}/v1/graphql`, JSON.stringify({ query }), headers)) as { errors?: unknown };
   if (answer.errors !== undefined) throw new Error(`${JSON.stringify(headers).slice(0, 80)}: ${JSON.stringify(answer.errors)}`);
-}
-
-/** A JWT whose only role is `role`. */
-async function roleHeaders(role: string): Promise<Record<string, string>> {
-  const token = await new SignJWT({ 'https://service.io/jwt/claims': { 'x-service-allowed-roles': [role], 'x-service-default-role': role } })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setExpirationTime('2h')
-    .sign(new TextEncoder().encode(JWT_KEY));
-  return { authorization: `Bearer ${token}` };
 }
 
 /** The last lines the engine wrote, to show with a failure. */

@@ -61,9 +61,9 @@ export function startRoleEngine(options: { databaseUrl: string; natsUrl: string;
   });
 }
 
-/** The headers of role `user`, user id 42, as the JWT of `jwtKey` says. */
-export async function roleHeaders(jwtKey: string): Promise<Record<string, string>> {
-  const token = await new SignJWT({ 'https://service.io/jwt/claims': { 'x-service-allowed-roles': ['user'], 'x-service-default-role': 'user', 'x-service-user-id': '42' } })
+/** The headers of `role` (default `user`), user id 42, as the JWT of `jwtKey` says. */
+export async function roleHeaders(jwtKey: string, role = 'user'): Promise<Record<string, string>> {
+  const token = await new SignJWT({ 'https://service.io/jwt/claims': { 'x-service-allowed-roles': [role], 'x-service-default-role': role, 'x-service-user-id': '42' } })
     .setProtectedHeader({ alg: 'HS256' })
     .setExpirationTime('2h')
     .sign(new TextEncoder().encode(jwtKey));
