@@ -43,4 +43,24 @@ describe('catalogFingerprint', () => {
     await db.sql("insert into fp (id, name) values (1, 'a'); update fp set name = 'b'; delete from fp");
     expect(await catalogFingerprint(db.pool)).toBe(before);
   });
+
+  it('is the same whichever transaction reads it: one that wrote the DDL itself, later ones, and after the catalogs are frozen', async () => {
+    const client = await db.pool.connect();
+    let inside: string;
+    try {
+      await client.query('begin');
+      // The transaction has an id of its own now: its rows' ages count from it, not from the next id.
+      await client.query('create table fp_same (id integer)');
+      inside = await catalogFingerprint(client);
+      await client.query('commit');
+    } finally {
+      client.release();
+    }
+    expect(await catalogFingerprint(db.pool)).toBe(inside);
+    // Unrelated transactions move the next transaction id on.
+    for (let i = 0; i < 5; i++) await db.sql('select pg_catalog.pg_current_xact_id()');
+    expect(await catalogFingerprint(db.pool)).toBe(inside);
+    await db.sql('vacuum (freeze) pg_catalog.pg_class, pg_catalog.pg_attribute');
+    expect(await catalogFingerprint(db.pool)).toBe(inside);
+  });
 });
