@@ -1,5 +1,6 @@
 import type { QualifiedName } from '../../metadata/types.js';
 import type { Pool, PoolClient } from '../pool.js';
+import { relationKey } from '../catalog.js';
 import { qualified, quoteIdent } from '../quote.js';
 import { METADATA_TABLE, PUBLICATION, slotName } from './names.js';
 
@@ -70,39 +71,66 @@ async function publishedTables(db: Db): Promise<QualifiedName[]> {
   return result.rows;
 }
 
+/**
+ * Whether `table` is in the publication: a row at most, where reading the whole membership
+ * (thousands of rows at thousands of tracked tables) cost every operation milliseconds.
+ */
+async function isPublished(db: Db, table: QualifiedName): Promise<boolean> {
+  const result = await db.query('select 1 from pg_publication_tables where pubname = $1 and schemaname = $2 and tablename = $3', [PUBLICATION, table.schema, table.name]);
+  return result.rowCount !== 0;
+}
+
 const same = (a: QualifiedName, b: QualifiedName) => a.schema === b.schema && a.name === b.name;
+const keyOf = (table: QualifiedName) => relationKey(table.schema, table.name);
 
 /** Adds `table` to the publication with REPLICA IDENTITY FULL (inside the caller's transaction). */
 export async function captureTable(db: Db, table: QualifiedName): Promise<void> {
   // ALTER TABLE locks the table: skipped when there is nothing to change (replace_metadata re-applies every trigger).
   const identity = await db.query<{ full: boolean }>("select relreplident = 'f' as full from pg_class where oid = $1::regclass", [qualified(table.schema, table.name)]);
   if (identity.rows[0]?.full !== true) await db.query(`alter table ${qualified(table.schema, table.name)} replica identity full`);
-  if ((await publishedTables(db)).some((published) => same(published, table))) return;
+  if (await isPublished(db, table)) return;
   await db.query(`alter publication ${quoteIdent(PUBLICATION)} add table ${qualified(table.schema, table.name)}`);
 }
 
 /** Removes `table` from the publication (its replica identity is left as it is). */
 export async function releaseTable(db: Db, table: QualifiedName): Promise<void> {
-  if (!(await publishedTables(db)).some((published) => same(published, table))) return;
+  if (!(await isPublished(db, table))) return;
   await db.query(`alter publication ${quoteIdent(PUBLICATION)} drop table ${qualified(table.schema, table.name)}`);
 }
 
 /**
+ * Of `tables`, those that can follow the publication without changing their replica
+ * identity: an ordinary table whose updates and deletes identify their rows (a primary key,
+ * or an identity of FULL or an index). Tables that do not exist are left out. One query for
+ * all of them: a reconciliation meets every tracked view at each metadata change.
+ */
+async function publishable(db: Db, tables: readonly QualifiedName[]): Promise<QualifiedName[]> {
+  if (tables.length === 0) return [];
+  const result = await db.query<{ schema: string; name: string }>(
+    `select n.nspname as schema, c.relname as name
+       from unnest($1::text[]) as wanted(name)
+       join pg_class c on c.oid = to_regclass(wanted.name)
+       join pg_namespace n on n.oid = c.relnamespace
+      where c.relkind = 'r' and (c.relreplident in ('f', 'i') or (c.relreplident = 'd' and exists (select 1 from pg_index i where i.indrelid = c.oid and i.indisprimary)))`,
+    [tables.map((table) => qualified(table.schema, table.name))],
+  );
+  return result.rows;
+}
+
+/**
  * Adds a tracked table to the publication without changing its replica identity, so that
- * its changes reach the subscriptions' change feed: only an ordinary table whose updates
- * and deletes identify their rows (a primary key, or an identity of FULL or an index) can
- * be published without breaking its writers. Best effort, inside the caller's transaction
- * (a savepoint): a table the engine does not own, say, is left out and its subscriptions
- * are polled. Returns whether the table is published now.
+ * its changes reach the subscriptions' change feed: only a table that `publishable` lets
+ * through can be published without breaking its writers. Best effort, inside the caller's
+ * transaction (a savepoint): a table the engine does not own, say, is left out and its
+ * subscriptions are polled. Returns whether the table is published now.
  */
 export async function followTable(db: PoolClient, table: QualifiedName): Promise<boolean> {
-  if ((await publishedTables(db)).some((published) => same(published, table))) return true;
-  const eligible = await db.query<{ ok: boolean }>(
-    `select c.relkind = 'r' and (c.relreplident in ('f', 'i') or (c.relreplident = 'd' and exists (select 1 from pg_index i where i.indrelid = c.oid and i.indisprimary))) as ok
-     from pg_class c where c.oid = to_regclass($1)`,
-    [qualified(table.schema, table.name)],
-  );
-  if (eligible.rows[0]?.ok !== true) return false;
+  if (await isPublished(db, table)) return true;
+  if ((await publishable(db, [table])).length === 0) return false;
+  return addFollowed(db, table);
+}
+
+async function addFollowed(db: PoolClient, table: QualifiedName): Promise<boolean> {
   await db.query('savepoint follow_table');
   try {
     await db.query(`alter publication ${quoteIdent(PUBLICATION)} add table ${qualified(table.schema, table.name)}`);
@@ -117,19 +145,25 @@ export async function followTable(db: PoolClient, table: QualifiedName): Promise
 /**
  * Brings the publication to the metadata table, `triggerTables` (with REPLICA IDENTITY
  * FULL) and whichever of `trackedTables` can follow (followTable); tables that no longer
- * exist are skipped, and every other table leaves it.
+ * exist are skipped, and every other table leaves it. The membership is read once and
+ * only the differences cost statements: this runs at every metadata change while the slot
+ * is read, holding the metadata writers' lock, and a statement per tracked table (each
+ * reading the whole membership) took minutes at thousands of tables.
  */
 export async function reconcilePublication(db: PoolClient, triggerTables: readonly QualifiedName[], trackedTables: readonly QualifiedName[]): Promise<void> {
   await ensurePublication(db);
-  const published = await publishedTables(db);
+  const published = new Map((await publishedTables(db)).map((table) => [keyOf(table), table]));
+  const triggered = new Set(triggerTables.map(keyOf));
+  const tracked = new Set(trackedTables.map(keyOf));
   for (const table of triggerTables) {
-    if (published.some((entry) => same(entry, table))) continue;
+    if (published.has(keyOf(table))) continue;
     const exists = await db.query('select to_regclass($1) is not null as ok', [qualified(table.schema, table.name)]);
     if (exists.rows[0]?.ok === true) await captureTable(db, table);
   }
-  for (const table of trackedTables) if (!triggerTables.some((other) => same(other, table))) await followTable(db, table);
-  for (const entry of published) {
-    if (same(entry, METADATA_TABLE) || triggerTables.some((table) => same(table, entry)) || trackedTables.some((table) => same(table, entry))) continue;
-    await releaseTable(db, entry);
+  const unfollowed = trackedTables.filter((table) => !triggered.has(keyOf(table)) && !published.has(keyOf(table)));
+  for (const table of await publishable(db, unfollowed)) await addFollowed(db, table);
+  for (const [key, entry] of published) {
+    if (same(entry, METADATA_TABLE) || triggered.has(key) || tracked.has(key)) continue;
+    await db.query(`alter publication ${quoteIdent(PUBLICATION)} drop table ${qualified(entry.schema, entry.name)}`);
   }
 }

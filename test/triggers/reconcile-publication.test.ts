@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MetadataStore } from '../../src/metadata/store.js';
+import { inTransaction } from '../../src/pg/transaction.js';
+import { reconcilePublication } from '../../src/pg/replication/publication.js';
+import { createTestDatabase, type TestDatabase } from '../harness/database.js';
+
+/**
+ * The capture's safety net (triggers actor, capture/supervisor.ts): the publication brought
+ * to the stored metadata in one pass, whatever was in it before.
+ */
+let db: TestDatabase;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await new MetadataStore(db.pool).setUp();
+  await db.sql(`
+    create table with_trigger (id integer primary key);
+    create table followed (id integer primary key);
+    create table already_followed (id integer primary key);
+    create table without_key (id integer);
+    create table untracked_now (id integer primary key);
+    create view a_view as select id from followed;
+    create publication service_graphql_events for table service_catalog.metadata, already_followed, untracked_now;
+  `);
+});
+
+afterAll(async () => {
+  await db?.drop();
+});
+
+const published = async (): Promise<string[]> =>
+  (await db.sql("select schemaname || '.' || tablename as name from pg_publication_tables where pubname = 'service_graphql_events' order by 1")).rows.map((row: { name: string }) => row.name);
+
+const table = (name: string) => ({ schema: 'public', name });
+
+describe('reconcilePublication', () => {
+  it('adds trigger tables (with REPLICA IDENTITY FULL) and the tracked tables that can follow, and takes out the rest', async () => {
+    const triggerTables = [table('with_trigger'), table('gone_with_trigger')];
+    const trackedTables = ['with_trigger', 'followed', 'already_followed', 'without_key', 'a_view', 'gone'].map(table);
+    await inTransaction(db.pool, (client) => reconcilePublication(client, triggerTables, trackedTables));
+    expect(await published()).toEqual(['public.already_followed', 'public.followed', 'public.with_trigger', 'service_catalog.metadata']);
+    const identities = await db.sql("select relname, relreplident from pg_class where relname in ('with_trigger', 'followed') order by 1");
+    expect(identities.rows).toEqual([
+      { relname: 'followed', relreplident: 'd' },
+      { relname: 'with_trigger', relreplident: 'f' },
+    ]);
+  });
+
+  it('changes nothing when the publication already matches', async () => {
+    const before = await db.sql("select xmin::text from pg_publication where pubname = 'service_graphql_events'");
+    await inTransaction(db.pool, (client) => reconcilePublication(client, [table('with_trigger')], ['with_trigger', 'followed', 'already_followed', 'without_key', 'a_view'].map(table)));
+    expect(await published()).toEqual(['public.already_followed', 'public.followed', 'public.with_trigger', 'service_catalog.metadata']);
+    expect((await db.sql("select xmin::text from pg_publication where pubname = 'service_graphql_events'")).rows).toEqual(before.rows);
+  });
+
+  it('takes a table out when it loses its trigger and is no longer tracked', async () => {
+    await inTransaction(db.pool, (client) => reconcilePublication(client, [], [table('followed')]));
+    expect(await published()).toEqual(['public.followed', 'service_catalog.metadata']);
+  });
+});
