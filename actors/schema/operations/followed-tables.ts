@@ -11,6 +11,7 @@ import { ensurePublication, followTable, releaseTable } from '../../../src/pg/re
  * publication, the tables stay out and their subscriptions are polled.
  */
 export async function followTrackedTables(transaction: PoolClient, before: Metadata, after: Metadata): Promise<void> {
+  if (sameTrackedTables(before, after)) return;
   const was = trackedTables(before);
   const is = trackedTables(after);
   const joined = [...is].filter(([key]) => !was.has(key)).map(([, table]) => table);
@@ -28,7 +29,23 @@ export async function followTrackedTables(transaction: PoolClient, before: Metad
   for (const table of left) await releaseTable(transaction, table);
 }
 
-/** The tracked tables by key: thousands of them are compared on every metadata change. */
+/**
+ * Whether both hold the same tables in the same order: what most operations (a relationship,
+ * a permission) leave as it was, told without building two maps of thousands of keys.
+ */
+function sameTrackedTables(before: Metadata, after: Metadata): boolean {
+  const was = before.sources[0]?.tables ?? [];
+  const is = after.sources[0]?.tables ?? [];
+  if (was.length !== is.length) return false;
+  for (let index = 0; index < was.length; index++) {
+    const a = was[index]!.table;
+    const b = is[index]!.table;
+    if (a !== b && (a.schema !== b.schema || a.name !== b.name)) return false;
+  }
+  return true;
+}
+
+/** The tracked tables by key: thousands of them are compared when the list changed. */
 function trackedTables(metadata: Metadata): Map<string, QualifiedName> {
   return new Map((metadata.sources[0]?.tables ?? []).map((entry) => [relationKey(entry.table.schema, entry.table.name), entry.table]));
 }
