@@ -1,6 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
+/** How long apt waits for another apt (another test file's install) to let go of dpkg's lock. */
+const APT_LOCK_WAIT_S = 600;
+
 export interface DebianPackage {
   /** The package's name in Debian, e.g. `chromium`. */
   name: string;
@@ -19,14 +22,17 @@ export function ensureDebianPackage(pkg: DebianPackage): void {
     throw new Error(`the tests need the Debian package ${pkg.name} (${pkg.installs} is missing): install it with apt-get install ${pkg.name}`);
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const install = (): void => {
-    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', pkg.name], { env, stdio: 'ignore', timeout: 600_000 });
+  // Test files run in parallel, and two may each install a package at once: the second
+  // waits for dpkg's lock instead of failing. apt's own words go into a failure's message.
+  const apt = (args: string[]): void => {
+    execFileSync('apt-get', ['-o', `DPkg::Lock::Timeout=${APT_LOCK_WAIT_S}`, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: 900_000 });
   };
+  const install = (): void => apt(['install', '-y', '--no-install-recommends', pkg.name]);
   try {
     install();
   } catch {
     // A fresh machine may have no package lists yet.
-    execFileSync('apt-get', ['update'], { env, stdio: 'ignore', timeout: 300_000 });
+    apt(['update']);
     install();
   }
   if (!existsSync(pkg.installs)) throw new Error(`apt-get installed ${pkg.name} but ${pkg.installs} is still missing`);
