@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { normalizeMetadata } from '../../src/metadata/normalize.js';
+import { reconcilePublication } from '../../src/pg/replication/publication.js';
+import { inTransaction } from '../../src/pg/transaction.js';
 import { defaultSource, type Metadata, type TableEntry } from '../../src/metadata/types.js';
 import { createBenchDatabase, probe, residentMiB, runAloneIfMain, startBenchEngine, type Target } from './harness.js';
 import { roleHeaders } from './role-query.js';
@@ -10,7 +12,8 @@ import { roleHeaders } from './role-query.js';
  * to the one before, tracked with an object and an array relationship and select
  * permissions for three roles. Per size: the whole set tracked operation by operation
  * (single `/v1/query` requests, no bulk), one more track_table / relationship / select
- * permission on the full metadata, reload_metadata, resident memory, then a cold start of
+ * permission on the full metadata, the publication's reconciliation with the tracked tables,
+ * reload_metadata, resident memory, then a cold start of
  * a new engine process to a served schema and the first query of each role on it.
  * Operation by operation stops at BENCH_METADATA_OPS_BUDGET_S seconds per size (default
  * 300) and writes the rest to the store and reloads it, printing the operations done and the
@@ -67,6 +70,7 @@ async function measureSize(natsUrl: string, count: number): Promise<string[][]> 
     rows.push(row('one more track_table', `${(await sample((i) => query({ type: 'track_table', args: { schema: 'wide', name: extraTable(i) } }))).toFixed(0)} ms`));
     rows.push(row('one more create_object_relationship', `${(await sample((i) => query({ type: 'create_object_relationship', args: { table: { schema: 'wide', name: extraTable(i) }, name: 'first', using: { foreign_key_constraint_on: 'first_id' } } }))).toFixed(0)} ms`));
     rows.push(row('one more create_select_permission', `${(await sample((i) => query({ type: 'create_select_permission', args: { table: { schema: 'wide', name: 't0' }, role: `extra${i}`, permission: { columns: ['id'], filter: {} } } }))).toFixed(0)} ms`));
+    rows.push(...(await reconciliationRows(database.pool, count, row)));
     rows.push(row('reload_metadata', `${(await sample(() => query({ type: 'reload_metadata', args: {} }))).toFixed(0)} ms`));
     rows.push(row('resident memory after tracking', `${await residentMiB(engine.child.pid!)} MiB`));
     await engine.stop();
@@ -169,6 +173,25 @@ async function trackOneByOne(pool: pg.Pool, query: (body: unknown) => Promise<un
     }
   }
   return { done, ms: performance.now() - started };
+}
+
+/**
+ * The publication reconciled with the tracked tables, as the triggers actor's lease holder
+ * does after every metadata change while it reads the slot (an event trigger, or
+ * subscriptions on the change feed), holding the metadata writers' lock: first from the
+ * publication as the operations left it (the tables written to the store directly are not
+ * in it), then once more with nothing to change.
+ */
+async function reconciliationRows(pool: pg.Pool, count: number, row: (figure: string, value: string) => string[]): Promise<string[][]> {
+  const tables = Array.from({ length: count }, (_, i) => ({ schema: 'wide', name: `t${i}` }));
+  const reconcile = async () => {
+    const started = performance.now();
+    await inTransaction(pool, (client) => reconcilePublication(client, [], tables));
+    return performance.now() - started;
+  };
+  const first = await reconcile();
+  const again = await reconcile();
+  return [row('publication reconciled with the tracked tables (lease holder, after each change)', `${first.toFixed(0)} ms from the operations' publication; ${again.toFixed(0)} ms with nothing to change`)];
 }
 
 /** The median time of SAMPLES runs of `run(i)`. */
