@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MetadataStore } from '../../src/metadata/store.js';
 import { inTransaction } from '../../src/pg/transaction.js';
-import { reconcilePublication } from '../../src/pg/replication/publication.js';
+import { followTables, reconcilePublication } from '../../src/pg/replication/publication.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 
 /**
@@ -58,3 +59,36 @@ describe('reconcilePublication', () => {
     expect(await published()).toEqual(['public.followed', 'service_catalog.metadata']);
   });
 });
+
+describe('followTables', () => {
+  it('adds the tables it may in one statement, and each on its own when one of them cannot be added', async () => {
+    const suffix = randomBytes(4).toString('hex');
+    const engineRole = `follow_engine_${suffix}`;
+    const otherRole = `follow_other_${suffix}`;
+    const database = new URL(db.url).pathname.slice(1);
+    await db.sql(`
+      create role ${engineRole};
+      create role ${otherRole};
+      grant create on database ${database} to ${engineRole};
+      create table mine_a (id integer primary key);
+      create table mine_b (id integer primary key);
+      create table theirs (id integer primary key);
+      alter table mine_a owner to ${engineRole};
+      alter table mine_b owner to ${engineRole};
+      alter table theirs owner to ${otherRole};
+      alter publication service_graphql_events owner to ${engineRole};
+    `);
+    try {
+      // As an engine that owns its tables and the publication, but not every tracked table.
+      await inTransaction(db.pool, async (client) => {
+        await client.query(`set local role ${engineRole}`);
+        await followTables(client, [table('mine_a'), table('theirs'), table('mine_b'), table('a_view')]);
+      });
+      expect(await published()).toEqual(expect.arrayContaining(['public.mine_a', 'public.mine_b']));
+      expect(await published()).not.toContain('public.theirs');
+    } finally {
+      await db.sql(`alter publication service_graphql_events owner to current_user; drop table mine_a, mine_b, theirs; drop owned by ${engineRole}, ${otherRole}; drop role ${engineRole}; drop role ${otherRole}`);
+    }
+  });
+});
+

@@ -6,7 +6,7 @@ import { NAME_RULES } from '../../../src/metadata/name-rules.js';
 import { RETRY_DEFAULTS, type ColumnList, type EventTriggerEntry, type HeaderConf, type Metadata, type QualifiedName, type TableEntry } from '../../../src/metadata/types.js';
 import { qualified } from '../../../src/pg/quote.js';
 import { relationKey } from '../../../src/pg/catalog.js';
-import { captureTable, currentSlotName, ensurePublication, ensureSlot, releaseTable, slotExists } from '../../../src/pg/replication/publication.js';
+import { captureTable, currentSlotName, ensurePublication, ensureSlot, releaseTables, slotExists } from '../../../src/pg/replication/publication.js';
 import { displayName, toQualified } from '../../../src/metadata/names.js';
 import { SUCCESS, type Operation, type OperationContext } from './operation.js';
 
@@ -174,7 +174,7 @@ export async function syncEventCapture(context: OperationContext, metadata: Meta
   // A table that stays tracked stays in the publication (the subscriptions' change feed).
   const tracked = (metadata.sources[0]?.tables ?? []).map((entry) => entry.table);
   for (const table of had) {
-    if (!wanted.some((other) => sameTable(other, table)) && !tracked.some((other) => sameTable(other, table))) await releaseTable(transaction, table);
+    if (!wanted.some((other) => sameTable(other, table)) && !tracked.some((other) => sameTable(other, table))) await releaseTables(transaction, [table]);
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Metadata, QualifiedName } from '../../../src/metadata/types.js';
 import { relationKey } from '../../../src/pg/catalog.js';
 import type { PoolClient } from '../../../src/pg/pool.js';
-import { ensurePublication, followTable, releaseTable } from '../../../src/pg/replication/publication.js';
+import { ensurePublication, followTables, releaseTables } from '../../../src/pg/replication/publication.js';
 
 /**
  * Tracked tables follow the publication, so that logical replication reports their
@@ -25,8 +25,8 @@ export async function followTrackedTables(transaction: PoolClient, before: Metad
     await transaction.query('rollback to savepoint follow_tables');
     return;
   }
-  for (const table of joined) await followTable(transaction, table);
-  for (const table of left) await releaseTable(transaction, table);
+  await followTables(transaction, joined);
+  await releaseTables(transaction, left);
 }
 
 /**
