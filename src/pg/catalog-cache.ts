@@ -29,11 +29,11 @@ const LEFT_OUT: Readonly<Record<string, string>> = {
  * versions of a row by one transaction differ only there, and the engine reads a catalog
  * inside a transaction that runs DDL only to introspect it whole (run_sql, reload).
  *
- * The `xmin` is hashed as a number, not as its text: at 5,000 tables on PostgreSQL 15 the text
- * conversion took 100-140 ms of pg_attribute's scan, the number 20-35 ms. PostgreSQL has no cast from
- * `xid` to a number, but `age(xmin)` is `now - xmin` (32-bit) against one `now` for the
- * whole transaction, so `age(xmin) - age('3')` modulo 2^32 is `3 - xmin`: the same in
- * every transaction, wraparound included. The rows initdb wrote (`xmin` 1, not a normal
+ * The `xmin` is hashed as a number, not as its text: at 5,000 tables on PostgreSQL 15 the
+ * text conversion took 100-140 ms of pg_attribute's scan, the number 20-35 ms. PostgreSQL
+ * has no cast from `xid` to a number, but `age(xmin)` is `now - xmin` (32-bit) against one
+ * `now` for the whole transaction, so `age(xmin) - age('3')` modulo 2^32 is `3 - xmin`:
+ * the same in every transaction, wraparound included. The rows initdb wrote (`xmin` 1, not a normal
  * transaction id) have an age of INT_MAX whatever `now` is, so they are left out of the sum
  * and still counted. The call of a parallel-unsafe function (which reads nothing the
  * fingerprint uses) keeps the plan serial: at thousands of tables PostgreSQL would scan

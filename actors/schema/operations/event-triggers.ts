@@ -173,9 +173,7 @@ export async function syncEventCapture(context: OperationContext, metadata: Meta
   }
   // A table that stays tracked stays in the publication (the subscriptions' change feed).
   const tracked = (metadata.sources[0]?.tables ?? []).map((entry) => entry.table);
-  for (const table of had) {
-    if (!wanted.some((other) => sameTable(other, table)) && !tracked.some((other) => sameTable(other, table))) await releaseTables(transaction, [table]);
-  }
+  await releaseTables(transaction, had.filter((table) => !wanted.some((other) => sameTable(other, table)) && !tracked.some((other) => sameTable(other, table))));
 }
 
 export const createEventTrigger: Operation<CreateArgs> = {

@@ -174,6 +174,5 @@ export async function reconcilePublication(db: PoolClient, triggerTables: readon
     if (exists.rows[0]?.ok === true) await captureTable(db, table);
   }
   await followTables(db, trackedTables.filter((table) => !triggered.has(keyOf(table)) && !published.has(keyOf(table))));
-  const stale = [...published].filter(([key, entry]) => !same(entry, METADATA_TABLE) && !triggered.has(key) && !tracked.has(key)).map(([, entry]) => entry);
-  if (stale.length > 0) await db.query(`alter publication ${quoteIdent(PUBLICATION)} drop table ${stale.map((table) => qualified(table.schema, table.name)).join(', ')}`);
+  await releaseTables(db, [...published].filter(([key, entry]) => !same(entry, METADATA_TABLE) && !triggered.has(key) && !tracked.has(key)).map(([, entry]) => entry));
 }
