@@ -19,6 +19,7 @@ beforeAll(async () => {
     create table followed (id integer primary key);
     create table already_followed (id integer primary key);
     create table without_key (id integer);
+    create unlogged table not_logged (id integer primary key);
     create table untracked_now (id integer primary key);
     create view a_view as select id from followed;
     create publication service_graphql_events for table service_catalog.metadata, already_followed, untracked_now;
@@ -37,7 +38,7 @@ const table = (name: string) => ({ schema: 'public', name });
 describe('reconcilePublication', () => {
   it('adds trigger tables (with REPLICA IDENTITY FULL) and the tracked tables that can follow, and takes out the rest', async () => {
     const triggerTables = [table('with_trigger'), table('gone_with_trigger')];
-    const trackedTables = ['with_trigger', 'followed', 'already_followed', 'without_key', 'a_view', 'gone'].map(table);
+    const trackedTables = ['with_trigger', 'followed', 'already_followed', 'without_key', 'not_logged', 'a_view', 'gone'].map(table);
     await inTransaction(db.pool, (client) => reconcilePublication(client, triggerTables, trackedTables));
     expect(await published()).toEqual(['public.already_followed', 'public.followed', 'public.with_trigger', 'service_catalog.metadata']);
     const identities = await db.sql("select relname, relreplident from pg_class where relname in ('with_trigger', 'followed') order by 1");

@@ -109,8 +109,9 @@ export async function releaseTables(db: Db, tables: readonly QualifiedName[]): P
 
 /**
  * Of `tables`, those that can follow the publication without changing their replica
- * identity: an ordinary table whose updates and deletes identify their rows (a primary key,
- * or an identity of FULL or an index). Tables that do not exist are left out. One query for
+ * identity: an ordinary, logged table (PostgreSQL refuses unlogged and temporary ones) whose
+ * updates and deletes identify their rows (a primary key, or an identity of FULL or an
+ * index). Tables that do not exist are left out. One query for
  * all of them: a reconciliation meets every tracked view at each metadata change.
  */
 async function publishable(db: Db, tables: readonly QualifiedName[]): Promise<QualifiedName[]> {
@@ -120,7 +121,7 @@ async function publishable(db: Db, tables: readonly QualifiedName[]): Promise<Qu
        from unnest($1::text[]) as wanted(name)
        join pg_class c on c.oid = to_regclass(wanted.name)
        join pg_namespace n on n.oid = c.relnamespace
-      where c.relkind = 'r' and (c.relreplident in ('f', 'i') or (c.relreplident = 'd' and exists (select 1 from pg_index i where i.indrelid = c.oid and i.indisprimary)))`,
+      where c.relkind = 'r' and c.relpersistence = 'p' and (c.relreplident in ('f', 'i') or (c.relreplident = 'd' and exists (select 1 from pg_index i where i.indrelid = c.oid and i.indisprimary)))`,
     [tables.map((table) => qualified(table.schema, table.name))],
   );
   return result.rows;
