@@ -78,10 +78,13 @@ async function publishedTables(db: Db): Promise<QualifiedName[]> {
  */
 async function publishedAmong(db: Db, tables: readonly QualifiedName[]): Promise<Set<string>> {
   const result = await db.query<{ schema: string; name: string }>(
-    // The membership is made once (a CTE the plan cannot inline): as the inner side of a
-    // join with thousands of asked-about tables, PostgreSQL made it again for each of them.
-    `with members as materialized (select schemaname::text as schema, tablename::text as name from pg_publication_tables where pubname = $1)
-     select members.schema, members.name from members join unnest($2::text[], $3::text[]) as asked(schema, name) using (schema, name)`,
+    // The members' ids come once, as a hashed set: joined through pg_publication_tables,
+    // PostgreSQL made the membership again for each of thousands of asked-about tables.
+    `select n.nspname as schema, c.relname as name
+       from unnest($2::text[], $3::text[]) as asked(schema, name)
+       join pg_namespace n on n.nspname = asked.schema
+       join pg_class c on c.relnamespace = n.oid and c.relname = asked.name
+      where c.oid in (select relid from pg_get_publication_tables($1::text))`,
     [PUBLICATION, tables.map((table) => table.schema), tables.map((table) => table.name)],
   );
   return new Set(result.rows.map(keyOf));
