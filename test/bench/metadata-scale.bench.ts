@@ -183,7 +183,8 @@ async function trackOneByOne(pool: pg.Pool, query: (body: unknown) => Promise<un
  * in it), then once more with nothing to change.
  */
 async function reconciliationRows(pool: pg.Pool, count: number, row: (figure: string, value: string) => string[]): Promise<string[][]> {
-  const tables = Array.from({ length: count }, (_, i) => ({ schema: 'wide', name: `t${i}` }));
+  // Every tracked table: the set's and the extra ones the figures before tracked.
+  const tables = [...Array.from({ length: count }, (_, i) => `t${i}`), ...Array.from({ length: SAMPLES }, (_, i) => extraTable(i))].map((name) => ({ schema: 'wide', name }));
   const reconcile = async () => {
     const started = performance.now();
     await inTransaction(pool, (client) => reconcilePublication(client, [], tables));

@@ -114,8 +114,8 @@ export async function releaseTables(db: Db, tables: readonly QualifiedName[]): P
  * Of `tables`, those that can follow the publication without changing their replica
  * identity: an ordinary, logged table (PostgreSQL refuses unlogged and temporary ones) whose
  * updates and deletes identify their rows (a primary key, or an identity of FULL or an
- * index). Tables that do not exist are left out. One query for
- * all of them: a reconciliation meets every tracked view at each metadata change.
+ * index). Tables that do not exist are left out. One query for all of them: a
+ * reconciliation meets every tracked view at each metadata change.
  */
 async function publishable(db: Db, tables: readonly QualifiedName[]): Promise<QualifiedName[]> {
   if (tables.length === 0) return [];
