@@ -62,7 +62,7 @@ describe('reconcilePublication', () => {
 });
 
 describe('followTables', () => {
-  it('adds the tables it may in one statement, and each on its own when one of them cannot be added', async () => {
+  it('adds the tables it may a hundred to a statement, and each on its own when one of them cannot be added', async () => {
     const suffix = randomBytes(4).toString('hex');
     const engineRole = `follow_engine_${suffix}`;
     const otherRole = `follow_other_${suffix}`;
