@@ -49,16 +49,16 @@ export class SchemaHost {
     this.#ask = ask;
   }
 
-  /** `remote`: how remote schemas are served here (permissions flag, outages found at start). */
-  static async load(store: MetadataStore, db: Pool, log: Logger, remote: RemoteServingOptions, engine: GraphqlEngineOptions, ask: () => ActorRequest): Promise<SchemaHost> {
+  /** `catalogs`: whether to read the catalog change log; `remote`: how remote schemas are served here (permissions flag, outages found at start). */
+  static async load(store: MetadataStore, db: Pool, log: Logger, catalogs: { changeLog: boolean }, remote: RemoteServingOptions, engine: GraphqlEngineOptions, ask: () => ActorRequest): Promise<SchemaHost> {
     const describer = new RemoteDescriber();
     const enumRows = new EnumRowsReader();
-    const catalogs = new CatalogCache();
+    const cache = new CatalogCache(catalogs);
     const stored = await store.read();
-    const catalog = await withRemoteCatalog(await catalogs.read(db), db, remote);
+    const catalog = await withRemoteCatalog(await cache.read(db), db, remote);
     const remotes = await describer.describe(stored.metadata, catalog, ask());
     const report = checkConsistency(stored.metadata, catalog, remotes, await enumRows.read(stored.metadata, catalog, db));
-    return new SchemaHost(buildState(stored.resourceVersion, stored.metadata, catalog, report, engine), store, db, log, remote, engine, ask, describer, enumRows, catalogs);
+    return new SchemaHost(buildState(stored.resourceVersion, stored.metadata, catalog, report, engine), store, db, log, remote, engine, ask, describer, enumRows, cache);
   }
 
   get state(): SchemaState {

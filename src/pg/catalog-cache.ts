@@ -1,3 +1,4 @@
+import { readChangeLog, type ChangeLogRead } from './catalog-change-log.js';
 import { introspectCatalog, type Catalog } from './catalog.js';
 import type { Pool, PoolClient } from './pool.js';
 
@@ -52,20 +53,39 @@ export async function catalogFingerprint(db: Pool | PoolClient): Promise<string>
 }
 
 /**
- * The last catalog introspected, reused while the catalogs' fingerprint is unchanged, so
- * that a metadata operation does not re-read thousands of tables it does not touch. The
- * fingerprint is read before the catalog: a change committed in between makes the kept
- * catalog newer than its fingerprint, never older, and the next read introspects again.
+ * The last catalog introspected, reused while the catalog is unchanged, so that a metadata
+ * operation does not re-read thousands of tables it does not touch. Whether it changed is
+ * read from the catalog change log where its trigger is installed and intact
+ * (catalog-change-log.ts), else from the fingerprint of the system catalogs. Either is read
+ * before the catalog: a change committed in between makes the kept catalog newer than its
+ * fingerprint, never older, and the next read introspects again.
  */
 export class CatalogCache {
   #kept: { fingerprint: string; catalog: Catalog } | null = null;
+  readonly #changeLog: boolean;
+
+  /** `changeLog`: read the change log when it is intact (false: always scan). */
+  constructor(options: { changeLog: boolean }) {
+    this.#changeLog = options.changeLog;
+  }
 
   /** The database catalog as `db` sees it (inside its transaction, with its DDL); `force` introspects whatever the fingerprint says. */
   async read(db: Pool | PoolClient, options: { force?: boolean } = {}): Promise<Catalog> {
-    const fingerprint = await catalogFingerprint(db);
-    if (options.force !== true && this.#kept !== null && this.#kept.fingerprint === fingerprint) return this.#kept.catalog;
+    const { fingerprint, after } = await this.#fingerprint(db);
+    if (options.force !== true && this.#kept !== null && this.#kept.fingerprint === fingerprint) {
+      this.#kept.fingerprint = after;
+      return this.#kept.catalog;
+    }
     const catalog = await introspectCatalog(db);
-    this.#kept = { fingerprint, catalog };
+    this.#kept = { fingerprint: after, catalog };
     return catalog;
+  }
+
+  /** The two kinds are told apart, so that going from one to the other introspects. */
+  async #fingerprint(db: Pool | PoolClient): Promise<ChangeLogRead> {
+    const logged = this.#changeLog ? await readChangeLog(db) : null;
+    if (logged !== null) return { fingerprint: `log:${logged.fingerprint}`, after: `log:${logged.after}` };
+    const scanned = `scan:${await catalogFingerprint(db)}`;
+    return { fingerprint: scanned, after: scanned };
   }
 }

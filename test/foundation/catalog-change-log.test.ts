@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { relationKey } from '../../src/pg/catalog.js';
+import { CatalogCache } from '../../src/pg/catalog-cache.js';
+import { CHANGE_LOG_TRIGGER, installCatalogChangeLog, readChangeLog } from '../../src/pg/catalog-change-log.js';
+import { createPool } from '../../src/pg/pool.js';
+import { createTestDatabase, type TestDatabase } from '../harness/database.js';
+
+let db: TestDatabase;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await db.sql('create table cl (id integer primary key, name text)');
+  expect(await installCatalogChangeLog(db.pool)).toBe(true);
+});
+
+afterAll(async () => {
+  await db?.drop();
+});
+
+async function fingerprint(): Promise<string> {
+  const read = await readChangeLog(db.pool);
+  expect(read).not.toBeNull();
+  return read!.fingerprint;
+}
+
+describe('the catalog change log', () => {
+  it('is left as it is by a second installation', async () => {
+    const before = await fingerprint();
+    expect(await installCatalogChangeLog(db.pool)).toBe(true);
+    expect(await fingerprint()).toBe(before);
+  });
+
+  it('changes with every kind of DDL the introspection sees, committed by another session', async () => {
+    const changes = [
+      'create table cl_other (id integer)',
+      'alter table cl add column added integer',
+      'alter table cl rename column added to renamed',
+      'alter table cl alter column renamed type bigint',
+      'alter table cl alter column renamed set default 1',
+      'alter table cl alter column renamed set not null',
+      "comment on column cl.renamed is 'a comment'",
+      'alter table cl drop column renamed',
+      'create view cl_view as select id from cl',
+      "create function cl_fn() returns integer language sql as 'select 1'",
+      "create type cl_mood as enum ('sad')",
+      "alter type cl_mood add value 'happy'",
+      'alter table cl_other add constraint cl_other_key unique (id)',
+      "create function cl_trigger_fn() returns trigger language plpgsql as 'begin return new; end'",
+      'create trigger cl_trigger before insert on cl for each row execute function cl_trigger_fn()',
+      'grant select on cl to public',
+      'drop table cl_other',
+    ];
+    for (const change of changes) {
+      const before = await fingerprint();
+      await db.sql(change);
+      expect(await fingerprint(), change).not.toBe(before);
+    }
+  });
+
+  it('stays the same when only rows change, and for the publications and refreshes the engine and users run', async () => {
+    await db.sql('create materialized view cl_counts as select count(*) as n from cl');
+    await db.sql('create publication cl_publication');
+    const before = await fingerprint();
+    await db.sql("insert into cl (id, name) values (1, 'a'); update cl set name = 'b'; delete from cl");
+    await db.sql('alter publication cl_publication add table cl');
+    await db.sql('refresh materialized view cl_counts');
+    await db.sql('alter publication cl_publication drop table cl');
+    expect(await fingerprint()).toBe(before);
+  });
+
+  it('is the same inside the transaction that ran the DDL and after it committed, and the same again after a rollback', async () => {
+    const client = await db.pool.connect();
+    let inside: string;
+    try {
+      await client.query('begin');
+      const outside = await fingerprint();
+      await client.query('create table cl_same (id integer)');
+      inside = (await readChangeLog(client))!.fingerprint;
+      expect(inside).not.toBe(outside);
+      await client.query('commit');
+      expect(await fingerprint()).toBe(inside);
+      await client.query('begin');
+      await client.query('create table cl_gone (id integer)');
+      await client.query('rollback');
+    } finally {
+      client.release();
+    }
+    expect(await fingerprint()).toBe(inside);
+  });
+
+  it('empties itself past a thousand rows, a change committed after the read still showing', async () => {
+    await db.sql("insert into service_catalog.catalog_changes (xid) select ((1000000000000 + g)::text)::xid8 from generate_series(1, 1000) g");
+    const full = (await readChangeLog(db.pool))!;
+    expect(full.after).not.toBe(full.fingerprint);
+    expect((await readChangeLog(db.pool))!.fingerprint).toBe(full.after);
+    await db.sql('create table cl_after (id integer)');
+    expect(await fingerprint()).not.toBe(full.after);
+    const quiet = (await readChangeLog(db.pool))!;
+    expect(quiet.after).toBe(quiet.fingerprint);
+  });
+
+  it('is not read while its trigger is disabled, dropped or its table gone, and a trigger made again reads differently', async () => {
+    const before = await fingerprint();
+    await db.sql(`alter event trigger ${CHANGE_LOG_TRIGGER} disable`);
+    expect(await readChangeLog(db.pool)).toBeNull();
+    await db.sql(`alter event trigger ${CHANGE_LOG_TRIGGER} enable always`);
+    const enabled = await fingerprint();
+    expect(enabled).not.toBe(before);
+
+    await db.sql(`drop event trigger ${CHANGE_LOG_TRIGGER}`);
+    expect(await readChangeLog(db.pool)).toBeNull();
+    expect(await installCatalogChangeLog(db.pool)).toBe(true);
+    expect(await fingerprint()).not.toBe(enabled);
+
+    await db.sql('drop table service_catalog.catalog_changes');
+    // The user's DDL goes on while the log cannot note it.
+    await db.sql('create table cl_unnoted (id integer)');
+    expect(await readChangeLog(db.pool)).toBeNull();
+    expect(await installCatalogChangeLog(db.pool)).toBe(true);
+    expect(await readChangeLog(db.pool)).not.toBeNull();
+  });
+
+  it('keeps the catalog while nothing changed, and introspects after DDL, whether the log is read or the catalogs scanned', async () => {
+    for (const changeLog of [true, false]) {
+      const cache = new CatalogCache({ changeLog });
+      const first = await cache.read(db.pool);
+      expect(await cache.read(db.pool)).toBe(first);
+      await db.sql(`create table cl_cached_${String(changeLog)} (id integer)`);
+      const second = await cache.read(db.pool);
+      expect(second).not.toBe(first);
+      expect(second.relations.has(relationKey('public', `cl_cached_${String(changeLog)}`))).toBe(true);
+    }
+  });
+
+  it('introspects when the trigger was dropped, DDL ran and the trigger was made again', async () => {
+    const cache = new CatalogCache({ changeLog: true });
+    const first = await cache.read(db.pool);
+    await db.sql(`drop event trigger ${CHANGE_LOG_TRIGGER}`);
+    await db.sql('create table cl_while_dropped (id integer)');
+    expect(await installCatalogChangeLog(db.pool)).toBe(true);
+    const second = await cache.read(db.pool);
+    expect(second.relations.has(relationKey('public', 'cl_while_dropped'))).toBe(true);
+    expect(second).not.toBe(first);
+  });
+
+  it('is not installed by a role that may not create event triggers, which then scans', async () => {
+    const other = await createTestDatabase();
+    const role = `cl_plain_${Date.now()}`;
+    try {
+      await db.sql(`create role ${role} login password 'plain'`);
+      await other.sql(`grant create on database ${new URL(other.url).pathname.slice(1)} to ${role}; grant create on schema public to ${role}`);
+      const url = new URL(other.url);
+      url.username = role;
+      url.password = 'plain';
+      const plain = createPool(url.toString(), { max: 1, applicationName: 'test' });
+      try {
+        expect(await installCatalogChangeLog(plain)).toBe(false);
+        expect(await readChangeLog(plain)).toBeNull();
+        const cache = new CatalogCache({ changeLog: true });
+        const first = await cache.read(plain);
+        await plain.query('create table plain_made (id integer)');
+        expect((await cache.read(plain)).relations.has(relationKey('public', 'plain_made'))).toBe(true);
+        expect(first.relations.has(relationKey('public', 'plain_made'))).toBe(false);
+      } finally {
+        await plain.end();
+      }
+    } finally {
+      await other.drop();
+      await db.sql(`drop role if exists ${role}`);
+    }
+  });
+});
