@@ -16,8 +16,8 @@ import { roleHeaders } from './role-query.js';
  * reload_metadata, resident memory, then a cold start of
  * a new engine process to a served schema and the first query of each role on it.
  * Operation by operation stops at BENCH_METADATA_OPS_BUDGET_S seconds per size (default
- * 300) and writes the rest to the store and reloads it, printing the operations done and the
- * time extrapolated to the whole set. Settings: BENCH_METADATA_SIZES (default
+ * 300) and writes the rest to the store and reloads it, printing the operations done and an
+ * estimate of the whole set's time (wholeSetEstimate). Settings: BENCH_METADATA_SIZES (default
  * 500,2000,5000), BENCH_METADATA_PG_PORT (5448), BENCH_METADATA_ENGINE_PORT (5590).
  * Run alone: `npm run build && npx tsx test/bench/metadata-scale.bench.ts`.
  */
@@ -64,12 +64,19 @@ async function measureSize(natsUrl: string, count: number): Promise<string[][]> 
 
     const tracking = await trackOneByOne(database.pool, query, count);
     const perOp = tracking.ms / tracking.done;
-    rows.push(row('operations, one request each', `${tracking.done} of ${operationsFor(count)} in ${seconds(tracking.ms)}${tracking.done < operationsFor(count) ? ` (budget reached; whole set extrapolated ${seconds(perOp * operationsFor(count))}, the rest written to the store and reloaded)` : ''}`));
+    const budgetReached = tracking.done < operationsFor(count);
+    rows.push(row('operations, one request each', `${tracking.done} of ${operationsFor(count)} in ${seconds(tracking.ms)}${budgetReached ? ' (budget reached; the rest written to the store and reloaded)' : ''}`));
     rows.push(row('mean per operation while tracking', `${perOp.toFixed(1)} ms`));
 
-    rows.push(row('one more track_table', `${(await sample((i) => query({ type: 'track_table', args: { schema: 'wide', name: extraTable(i) } }))).toFixed(0)} ms`));
-    rows.push(row('one more create_object_relationship', `${(await sample((i) => query({ type: 'create_object_relationship', args: { table: { schema: 'wide', name: extraTable(i) }, name: 'first', using: { foreign_key_constraint_on: 'first_id' } } }))).toFixed(0)} ms`));
-    rows.push(row('one more create_select_permission', `${(await sample((i) => query({ type: 'create_select_permission', args: { table: { schema: 'wide', name: 't0' }, role: `extra${i}`, permission: { columns: ['id'], filter: {} } } }))).toFixed(0)} ms`));
+    const oneMore = {
+      track: await sample((i) => query({ type: 'track_table', args: { schema: 'wide', name: extraTable(i) } })),
+      relationship: await sample((i) => query({ type: 'create_object_relationship', args: { table: { schema: 'wide', name: extraTable(i) }, name: 'first', using: { foreign_key_constraint_on: 'first_id' } } })),
+      permission: await sample((i) => query({ type: 'create_select_permission', args: { table: { schema: 'wide', name: 't0' }, role: `extra${i}`, permission: { columns: ['id'], filter: {} } } })),
+    };
+    rows.push(row('one more track_table', `${oneMore.track.toFixed(0)} ms`));
+    rows.push(row('one more create_object_relationship', `${oneMore.relationship.toFixed(0)} ms`));
+    rows.push(row('one more create_select_permission', `${oneMore.permission.toFixed(0)} ms`));
+    if (budgetReached) rows.push(row('whole set operation by operation, estimated', `${seconds(wholeSetEstimate(count, tracking, (oneMore.track + oneMore.relationship + oneMore.permission) / 3))} (the operations done, then the rest at a cost growing in a straight line from their mean to one more operation's on the whole metadata)`));
     rows.push(...(await reconciliationRows(database.pool, count, row)));
     rows.push(row('reload_metadata', `${(await sample(() => query({ type: 'reload_metadata', args: {} }))).toFixed(0)} ms`));
     rows.push(row('resident memory after tracking', `${await residentMiB(engine.child.pid!)} MiB`));
@@ -193,6 +200,19 @@ async function reconciliationRows(pool: pg.Pool, count: number, row: (figure: st
   const first = await reconcile();
   const again = await reconcile();
   return [row('publication reconciled with the tracked tables (lease holder, after each change)', `${first.toFixed(0)} ms from the operations' publication; ${again.toFixed(0)} ms with nothing to change`)];
+}
+
+/**
+ * The time of the whole set when the budget stopped it: the operations done took
+ * `tracking.ms`; the rest are costed on a straight line through the mean of those done (at
+ * the middle of the tables they tracked) and one more operation on the whole metadata (at
+ * `count` tables), each at the middle of the tables it tracks.
+ */
+function wholeSetEstimate(count: number, tracking: { done: number; ms: number }, fullCost: number): number {
+  const tablesDone = tracking.done / (operationsFor(count) / count);
+  const firstCost = tracking.ms / tracking.done;
+  const at = (tables: number) => firstCost + ((fullCost - firstCost) * (tables - tablesDone / 2)) / (count - tablesDone / 2);
+  return tracking.ms + (operationsFor(count) - tracking.done) * at((tablesDone + count) / 2);
 }
 
 /** The median time of SAMPLES runs of `run(i)`. */
