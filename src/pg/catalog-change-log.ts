@@ -42,15 +42,18 @@ end
 
 /**
  * The trigger and the log's table, when the trigger is there as this engine installs it
- * (enabled always, with this function body) and the table too: their ids and the
- * trigger's row version. A trigger dropped and made again, or disabled and enabled again,
- * missed the DDL in between, so its identity is part of the fingerprint.
+ * (enabled always, with this function body) and the table too, readable and prunable by the
+ * reading role (a superuser may have installed it for an engine that now runs as another
+ * role): their ids and the trigger's row version. A trigger dropped and made again, or
+ * disabled and enabled again, missed the DDL in between, so its identity is part of the
+ * fingerprint. (has_table_privilege with a list of privileges asks for any one of them.)
  */
 const IDENTITY_SQL = `
 select t.oid || '.' || t.xmin || '.' || pg_catalog.to_regclass('service_catalog.catalog_changes')::oid as identity
   from pg_catalog.pg_event_trigger t join pg_catalog.pg_proc p on p.oid = t.evtfoid
  where t.evtname = '${CHANGE_LOG_TRIGGER}' and t.evtevent = 'ddl_command_end' and t.evtenabled = 'A' and p.prosrc = $1
-   and pg_catalog.to_regclass('service_catalog.catalog_changes') is not null`;
+   and pg_catalog.has_table_privilege(pg_catalog.to_regclass('service_catalog.catalog_changes'), 'SELECT')
+   and pg_catalog.has_table_privilege(pg_catalog.to_regclass('service_catalog.catalog_changes'), 'DELETE')`;
 
 /**
  * The trigger's identity and the log's rows (count and a sum of hashed ids) as one

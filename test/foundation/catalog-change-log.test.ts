@@ -143,6 +143,23 @@ describe('the catalog change log', () => {
     expect(second).not.toBe(first);
   });
 
+  it('is not read by a role that may not read and empty its table, which scans instead', async () => {
+    const role = `cl_reader_${Date.now()}`;
+    await db.sql(`create role ${role}; grant usage on schema service_catalog to ${role}; grant select on service_catalog.catalog_changes to ${role}`);
+    const client = await db.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query(`set local role ${role}`);
+      expect(await readChangeLog(client)).toBeNull();
+      const cache = new CatalogCache({ changeLog: true });
+      expect((await cache.read(client)).relations.has(relationKey('public', 'cl'))).toBe(true);
+    } finally {
+      await client.query('rollback');
+      client.release();
+      await db.sql(`drop owned by ${role}; drop role ${role}`);
+    }
+  });
+
   it('is not installed by a role that may not create event triggers, which then scans', async () => {
     const other = await createTestDatabase();
     const role = `cl_plain_${Date.now()}`;
