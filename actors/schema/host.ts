@@ -117,7 +117,7 @@ export class SchemaHost {
    */
   async write(base: SchemaState, metadata: Metadata | null, transaction: PoolClient | null): Promise<Committed | null> {
     if (metadata === null) return { resourceVersion: base.resourceVersion };
-    const written = await this.#store.write(metadata, base.resourceVersion, transaction ?? undefined);
+    const written = await this.#store.write(metadata, base.resourceVersion, transaction ?? undefined, base.metadata);
     return written === null ? null : { resourceVersion: written };
   }
 

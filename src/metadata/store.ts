@@ -1,7 +1,8 @@
 import type { Pool, PoolClient } from '../pg/pool.js';
 import { inTransaction } from '../pg/transaction.js';
+import { tableChanges, type StoredEntry, type TableChanges } from './table-changes.js';
 import { triggerView } from './trigger-view.js';
-import { emptyMetadata, type Metadata } from './types.js';
+import { emptyMetadata, type Metadata, type TableEntry } from './types.js';
 
 export interface StoredMetadata {
   resourceVersion: number;
@@ -18,29 +19,95 @@ const SETUP_LOCK_KEY = 7_234_001;
  */
 export const METADATA_WRITE_LOCK = 7_234_002;
 
+/** Whether the metadata row holds its sources without their tables, which are rows of `service_catalog.metadata_tables`. */
+const ROW_WITHOUT_TABLES = "pg_catalog.json_typeof(metadata->'sources'->0->'tables') = 'null'";
+
 /**
  * The trigger view (trigger-view.ts): the one `write` stored with this version, else (the
  * row written by something else, or before the view was stored) cut from the metadata by
- * PostgreSQL, which then parses the whole JSON value.
+ * PostgreSQL, which then parses the whole JSON value, and reads the table entries where
+ * the row holds them apart.
  */
 const TRIGGER_VIEW_SQL = `
 select resource_version, case when trigger_view_version = resource_version and trigger_view is not null then trigger_view::text
   else json_build_object('version', 3, 'sources', coalesce((
-    select json_agg(json_build_object('name', source->'name', 'kind', source->'kind', 'tables', coalesce((
+    select json_agg(json_build_object('name', source_entry->'name', 'kind', source_entry->'kind', 'tables', coalesce((
       select json_agg(case when entry->'event_triggers' is null
                            then json_build_object('table', entry->'table')
                            else json_build_object('table', entry->'table', 'event_triggers', entry->'event_triggers') end
                       order by position)
-        from json_array_elements(source->'tables') with ordinality as tables(entry, position)), '[]'::json))
-      order by position)
-      from json_array_elements(metadata->'sources') with ordinality as sources(source, position)), '[]'::json))::text end as metadata
+        from (select entry, position
+                from json_array_elements(case when json_typeof(source_entry->'tables') = 'array' then source_entry->'tables' else '[]' end) with ordinality as tables(entry, position)
+              union all
+              select stored.entry, stored.position from service_catalog.metadata_tables stored
+               where json_typeof(source_entry->'tables') = 'null' and stored.source = source_entry->>'name') entries), '[]'::json))
+      order by source_position)
+      from json_array_elements(metadata->'sources') with ordinality as sources(source_entry, source_position)), '[]'::json))::text end as metadata
   from service_catalog.metadata where id = 1`;
+
+/** The row, and its table entries by source where it holds them apart. */
+const READ_SQL = `
+select resource_version, metadata::text as metadata,
+       case when ${ROW_WITHOUT_TABLES} then (
+         select coalesce(json_object_agg(source, tables), '{}'::json)::text
+           from (select source, json_agg(entry order by position) as tables from service_catalog.metadata_tables group by source) by_source)
+       end as tables
+  from service_catalog.metadata where id = 1`;
+
+/**
+ * The row's write, if the stored version is still the expected one, and whether the row it
+ * replaced held its tables apart: only then do the stored entries match the metadata the
+ * writer changed, and only the entries it changed need writing.
+ */
+const WRITE_SQL = `
+with replaced as (
+  select ${ROW_WITHOUT_TABLES} as without_tables
+    from service_catalog.metadata where id = 1 and resource_version = $2 for update
+)
+update service_catalog.metadata
+   set metadata = $1, resource_version = resource_version + 1, updated_at = now(),
+       trigger_view = $3, trigger_view_version = resource_version + 1
+  from replaced
+ where id = 1 and resource_version = $2
+returning resource_version, coalesce(replaced.without_tables, false) as without_tables`;
+
+/** Every entry of one source, in order, from the JSON array of them. */
+const INSERT_ALL_SQL = `
+insert into service_catalog.metadata_tables (source, position, table_schema, table_name, entry)
+select $1, position - 1, entry->'table'->>'schema', entry->'table'->>'name', entry
+  from json_array_elements($2::json) with ordinality as entries(entry, position)`;
+
+/** Entries given as a JSON array of `{source, entry}`. */
+const UPDATE_CHANGED_SQL = `
+update service_catalog.metadata_tables stored set entry = changed.value->'entry'
+  from json_array_elements($1::json) changed
+ where stored.source = changed.value->>'source'
+   and stored.table_schema = changed.value->'entry'->'table'->>'schema'
+   and stored.table_name = changed.value->'entry'->'table'->>'name'`;
+
+const INSERT_APPENDED_SQL = `
+insert into service_catalog.metadata_tables (source, position, table_schema, table_name, entry)
+select appended.value->>'source',
+       coalesce((select max(position) from service_catalog.metadata_tables last where last.source = appended.value->>'source'), -1) + appended.ordinality,
+       appended.value->'entry'->'table'->>'schema', appended.value->'entry'->'table'->>'name', appended.value->'entry'
+  from json_array_elements($1::json) with ordinality as appended(value, ordinality)`;
+
+const DELETE_REMOVED_SQL = `
+delete from service_catalog.metadata_tables
+ where (source, table_schema, table_name) in (select * from unnest($1::text[], $2::text[], $3::text[]))`;
 
 /**
  * The metadata object, kept in the served database (schema `service_catalog`) so that it
  * survives a restart of everything, NATS included (ARCHITECTURE decision 6). Writes use
  * optimistic concurrency on `resource_version`: two instances never lose each other's
  * change; the loser of a race re-reads and re-applies its operation.
+ *
+ * The row holds the metadata with each source's `tables` null, and each table entry is a
+ * row of `service_catalog.metadata_tables`, in its source's order: a write changes the
+ * entries its operation changed, where writing the whole JSON value of thousands of tables
+ * (3.7 MB at 5,000) cost every operation tens of milliseconds. A row written by other means
+ * with its tables in it (an older engine, a restore) is read as it is, and the next write
+ * moves its tables out.
  */
 export class MetadataStore {
   readonly #pool: Pool;
@@ -67,6 +134,15 @@ export class MetadataStore {
       // behind): added to a catalog made without them, only then, as ALTER TABLE locks the table.
       const viewColumn = await client.query("select 1 from pg_catalog.pg_attribute where attrelid = 'service_catalog.metadata'::regclass and attname = 'trigger_view' and not attisdropped");
       if (viewColumn.rows.length === 0) await client.query('alter table service_catalog.metadata add column trigger_view json, add column trigger_view_version bigint');
+      await client.query(`create table if not exists service_catalog.metadata_tables (
+        source text not null,
+        position bigint not null,
+        table_schema text not null,
+        table_name text not null,
+        entry json not null,
+        primary key (source, table_schema, table_name)
+      )`);
+      await client.query('create index if not exists metadata_tables_order on service_catalog.metadata_tables (source, position)');
       await client.query(
         'insert into service_catalog.metadata (id, resource_version, metadata) values (1, 1, $1) on conflict (id) do nothing',
         [JSON.stringify(emptyMetadata())],
@@ -75,12 +151,10 @@ export class MetadataStore {
   }
 
   async read(): Promise<StoredMetadata> {
-    const result = await this.#pool.query<{ resource_version: string; metadata: string }>(
-      'select resource_version, metadata from service_catalog.metadata where id = 1',
-    );
+    const result = await this.#pool.query<{ resource_version: string; metadata: string; tables: string | null }>(READ_SQL);
     const row = result.rows[0];
     if (row === undefined) throw new Error('service_catalog.metadata has no row; was setUp() called?');
-    return { resourceVersion: Number(row.resource_version), metadata: JSON.parse(row.metadata) as Metadata };
+    return { resourceVersion: Number(row.resource_version), metadata: withTables(JSON.parse(row.metadata) as Metadata, row.tables) };
   }
 
   /**
@@ -104,19 +178,55 @@ export class MetadataStore {
 
   /**
    * Writes `metadata` if the stored version is still `expectedVersion`; returns the new
-   * version, or null when another writer got there first. Inside `transaction`, the write
-   * commits with whatever else the transaction did (run_sql).
+   * version, or null when another writer got there first. `base` is the metadata of that
+   * version, which the stored table entries are then: only the entries that differ from it
+   * are written. Inside `transaction`, the write commits with whatever else the transaction
+   * did (run_sql).
    */
-  async write(metadata: Metadata, expectedVersion: number, transaction?: PoolClient): Promise<number | null> {
-    const result = await (transaction ?? this.#pool).query<{ resource_version: string }>(
-      `update service_catalog.metadata
-          set metadata = $1, resource_version = resource_version + 1, updated_at = now(),
-              trigger_view = $3, trigger_view_version = resource_version + 1
-        where id = 1 and resource_version = $2
-        returning resource_version`,
-      [JSON.stringify(metadata), expectedVersion, JSON.stringify(triggerView(metadata))],
-    );
-    const row = result.rows[0];
-    return row === undefined ? null : Number(row.resource_version);
+  async write(metadata: Metadata, expectedVersion: number, transaction?: PoolClient, base?: Metadata): Promise<number | null> {
+    const write = async (client: PoolClient): Promise<number | null> => {
+      const result = await client.query<{ resource_version: string; without_tables: boolean }>(WRITE_SQL, [
+        JSON.stringify(withoutTables(metadata)),
+        expectedVersion,
+        JSON.stringify(triggerView(metadata)),
+      ]);
+      const row = result.rows[0];
+      if (row === undefined) return null;
+      const changes = row.without_tables && base !== undefined ? tableChanges(base, metadata) : null;
+      await (changes === null ? writeAllTables(client, metadata) : writeTableChanges(client, changes));
+      return Number(row.resource_version);
+    };
+    return transaction === undefined ? inTransaction(this.#pool, write) : write(transaction);
   }
+}
+
+function withoutTables(metadata: Metadata): Metadata {
+  return { ...metadata, sources: metadata.sources.map((source) => ({ ...source, tables: null as unknown as TableEntry[] })) };
+}
+
+/** The metadata with the table entries put back into the sources the row holds without them. */
+function withTables(metadata: Metadata, tablesText: string | null): Metadata {
+  const apart = metadata.sources.filter((source) => (source.tables as TableEntry[] | null) === null).length;
+  if (apart === 0) return metadata;
+  if (tablesText === null || apart < metadata.sources.length) {
+    throw new Error('service_catalog.metadata holds some sources with their tables and some without: write the metadata whole (replace_metadata) or restore the row');
+  }
+  const tables = JSON.parse(tablesText) as Record<string, TableEntry[]>;
+  return { ...metadata, sources: metadata.sources.map((source) => ({ ...source, tables: tables[source.name] ?? [] })) };
+}
+
+async function writeAllTables(client: PoolClient, metadata: Metadata): Promise<void> {
+  await client.query('delete from service_catalog.metadata_tables');
+  for (const source of metadata.sources) {
+    if (source.tables.length > 0) await client.query(INSERT_ALL_SQL, [source.name, JSON.stringify(source.tables)]);
+  }
+}
+
+async function writeTableChanges(client: PoolClient, changes: TableChanges): Promise<void> {
+  const asJson = (entries: StoredEntry[]) => JSON.stringify(entries);
+  if (changes.removed.length > 0) {
+    await client.query(DELETE_REMOVED_SQL, [changes.removed.map((gone) => gone.source), changes.removed.map((gone) => gone.schema), changes.removed.map((gone) => gone.name)]);
+  }
+  if (changes.changed.length > 0) await client.query(UPDATE_CHANGED_SQL, [asJson(changes.changed)]);
+  if (changes.appended.length > 0) await client.query(INSERT_APPENDED_SQL, [asJson(changes.appended)]);
 }

@@ -31,4 +31,11 @@ describe('triggerViewText', () => {
     expect(triggerViewText({ resource_version: '7', trigger_view_version: '7', metadata: '{"whole":1}' })).toBe('{"whole":1}');
     expect(triggerViewText({ resource_version: '7', trigger_view_version: '7' })).toBeNull();
   });
+
+  it('keeps the stored view, of an older version, for a row holding its tables apart, and gives null when it did not come', () => {
+    const apart = '{"version":3,"sources":[{"name":"default","kind":"postgres","tables":null}]}';
+    expect(triggerViewText({ resource_version: '8', trigger_view_version: '7', trigger_view: '{"view":1}', metadata: apart })).toBe('{"view":1}');
+    expect(triggerViewText({ resource_version: '8', trigger_view_version: '7', metadata: apart })).toBeNull();
+    expect(triggerViewText({ resource_version: '8', trigger_view_version: '7', trigger_view: '{"view":1}', metadata: '{"sources":[{"tables":[],"configuration":{"tables":null}}]}' })).toBe('{"sources":[{"tables":[],"configuration":{"tables":null}}]}');
+  });
 });

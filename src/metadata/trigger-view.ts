@@ -18,10 +18,21 @@ export function triggerView(metadata: Metadata): Metadata {
 /**
  * The metadata row's columns as the replication stream carries them (text, or absent when
  * an unchanged large value was left out): the stored trigger view when it was written with
- * this version of the metadata, else the whole metadata; null when neither came.
+ * this version of the metadata, else the whole metadata; null when neither came. A row that
+ * holds its tables apart (store.ts) has none in its metadata: its view stays right under a
+ * version changed by other means, as only the engine writes the table entries, and it
+ * writes the view with them.
  */
 export function triggerViewText(row: Readonly<Record<string, string | null | undefined>>): string | null {
   const current = row.trigger_view_version != null && row.trigger_view_version === row.resource_version;
   if (current && row.trigger_view != null) return row.trigger_view;
+  if (row.metadata != null && holdsTablesApart(row.metadata)) return row.trigger_view ?? null;
   return row.metadata ?? null;
+}
+
+/** Whether a metadata row's JSON text has its sources without their tables; a cheap look first, as a whole metadata is megabytes. */
+function holdsTablesApart(text: string): boolean {
+  if (!text.includes('"tables":null')) return false;
+  const sources = (JSON.parse(text) as { sources?: Array<{ tables?: unknown }> }).sources;
+  return sources?.[0]?.tables === null;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MetadataStore } from '../../src/metadata/store.js';
-import { emptyMetadata } from '../../src/metadata/types.js';
+import { emptyMetadata, type Metadata } from '../../src/metadata/types.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 
 let db: TestDatabase;
@@ -32,13 +32,14 @@ describe('MetadataStore', () => {
     expect((await store.read()).metadata).toEqual(winner);
   });
 
-  it('keeps key order as written (json, not jsonb)', async () => {
+  it('keeps key order as written (json, not jsonb), the row holding each source without its tables', async () => {
     const store = new MetadataStore(db.pool);
     const { resourceVersion } = await store.read();
-    const metadata = { version: 3 as const, sources: [{ name: 'default', kind: 'postgres' as const, tables: [] }] };
-    await store.write(metadata, resourceVersion);
+    const metadata = { version: 3 as const, sources: [{ name: 'default', kind: 'postgres' as const, tables: [{ table: { schema: 'public', name: 'k' }, configuration: { custom_name: 'kay', column_config: {} } }], configuration: { b: 1, a: 2 } }] };
+    await store.write(metadata as never, resourceVersion);
     const raw = await db.sql('select metadata::text as text from service_catalog.metadata');
-    expect(raw.rows[0].text).toBe(JSON.stringify(metadata));
+    expect(raw.rows[0].text).toBe(JSON.stringify({ ...metadata, sources: [{ ...metadata.sources[0], tables: null }] }));
+    expect(JSON.stringify((await store.read()).metadata)).toBe(JSON.stringify(metadata));
   });
 
   it('reads the triggers actor its view: every table by name, in order, with its event triggers and nothing else', async () => {
@@ -86,5 +87,77 @@ describe('MetadataStore', () => {
     expect(version).toBe(before.resourceVersion + 1);
     const stored = await db.sql('select trigger_view_version, trigger_view::text as view from service_catalog.metadata');
     expect({ version: Number(stored.rows[0].trigger_view_version), view: JSON.parse(stored.rows[0].view) }).toEqual({ version, view: (await store.readTriggerView()).metadata });
+  });
+
+  it('writes only the table entries an operation changed, and reads them back in order', async () => {
+    const store = new MetadataStore(db.pool);
+    const entry = (name: string, extra: object = {}) => ({ table: { schema: 'public', name }, ...extra });
+    const source = (tables: object[]) => ({ version: 3 as const, sources: [{ name: 'default', kind: 'postgres' as const, tables }] }) as never as Metadata;
+    const { resourceVersion } = await store.read();
+    const base = source([entry('a'), entry('b'), entry('c'), entry('d')]);
+    await store.write(base, resourceVersion);
+    const versions = async () => new Map((await db.sql('select table_name, xmin::text as xmin from service_catalog.metadata_tables')).rows.map((row) => [row.table_name, row.xmin]));
+    const before = await versions();
+    const [a, b, , d] = base.sources[0]!.tables;
+    const next = source([a!, { ...b!, select_permissions: [{ role: 'user', permission: { columns: ['id'], filter: {} } }] }, d!, entry('e'), entry('f')]);
+    expect(await store.write(next, resourceVersion + 1, undefined, base)).toBe(resourceVersion + 2);
+    expect((await store.read()).metadata).toEqual(next);
+    const after = await versions();
+    expect(after.get('a')).toBe(before.get('a'));
+    expect(after.get('d')).toBe(before.get('d'));
+    expect(after.get('b')).not.toBe(before.get('b'));
+    expect(after.has('c')).toBe(false);
+
+    // Moved entries keep their order only through a whole write.
+    const reordered = source([next.sources[0]!.tables[4]!, ...next.sources[0]!.tables.slice(0, 4)]);
+    await store.write(reordered, resourceVersion + 2, undefined, next);
+    expect((await store.read()).metadata).toEqual(reordered);
+    expect((await db.sql('select count(*)::int as n from service_catalog.metadata_tables')).rows[0].n).toBe(5);
+  });
+
+  it('writes nothing of a lost race or of a rolled-back transaction', async () => {
+    const store = new MetadataStore(db.pool);
+    const stored = await store.read();
+    const next = { ...stored.metadata, sources: [{ ...stored.metadata.sources[0]!, tables: [...stored.metadata.sources[0]!.tables, { table: { schema: 'public', name: 'late' } }] }] };
+    expect(await store.write(next, stored.resourceVersion - 1, undefined, stored.metadata)).toBeNull();
+    const client = await db.pool.connect();
+    try {
+      await client.query('begin');
+      expect(await store.write(next, stored.resourceVersion, client, stored.metadata)).toBe(stored.resourceVersion + 1);
+      await client.query('rollback');
+    } finally {
+      client.release();
+    }
+    expect(await store.read()).toEqual(stored);
+  });
+
+  it('reads a row written whole by other means as it is, and moves its tables out at the next write', async () => {
+    const store = new MetadataStore(db.pool);
+    const stored = await store.read();
+    const whole = { ...stored.metadata, sources: [{ ...stored.metadata.sources[0]!, tables: [{ table: { schema: 'public', name: 'restored' } }, ...stored.metadata.sources[0]!.tables] }] };
+    await db.sql('update service_catalog.metadata set metadata = $1, resource_version = resource_version + 1 where id = 1', [JSON.stringify(whole)]);
+    expect((await store.read()).metadata).toEqual(whole);
+    const next = { ...whole, sources: [{ ...whole.sources[0]!, tables: whole.sources[0]!.tables.slice(1) }] };
+    await store.write(next, stored.resourceVersion + 1, undefined, whole);
+    expect((await store.read()).metadata).toEqual(next);
+    expect((await db.sql("select metadata->'sources'->0->'tables' as tables from service_catalog.metadata")).rows[0].tables).toBe('null');
+  });
+
+  it('keeps the tables and the triggers view when the version is moved on by other means', async () => {
+    const store = new MetadataStore(db.pool);
+    const stored = await store.read();
+    const view = await store.readTriggerView();
+    await db.sql('update service_catalog.metadata set resource_version = resource_version + 1 where id = 1');
+    expect(await store.read()).toEqual({ resourceVersion: stored.resourceVersion + 1, metadata: stored.metadata });
+    expect(await store.readTriggerView()).toEqual({ resourceVersion: stored.resourceVersion + 1, metadata: view.metadata });
+  });
+
+  it('refuses a row holding some sources with their tables and some without', async () => {
+    const store = new MetadataStore(db.pool);
+    const { metadata } = await store.read();
+    await db.sql('update service_catalog.metadata set metadata = $1, resource_version = resource_version + 1 where id = 1', [
+      JSON.stringify({ ...metadata, sources: [{ name: 'default', kind: 'postgres', tables: [] }, { name: 'other', kind: 'postgres', tables: null }] }),
+    ]);
+    await expect(store.read()).rejects.toThrow(/some sources with their tables and some without/);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MetadataStore } from '../../src/metadata/store.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 import { startTestEngine, type TestEngine } from '../harness/engine.js';
 import { sleep, startWebhook, stopAll, trackTables, type Webhook } from './fixtures.js';
@@ -39,8 +40,8 @@ describe('a trigger delivery has not heard of yet', { timeout: 60_000 }, () => {
     // A metadata change this instance hears of: it has just read the metadata.
     await trackTables(engine, ['other']);
     // Then another writer's change whose broadcast has not arrived: a second trigger on the table.
-    const stored = (await db.sql('select metadata::text as metadata from service_catalog.metadata where id = 1')).rows[0].metadata;
-    const metadata = JSON.parse(stored);
+    // Written whole, as an older engine or a restore would.
+    const metadata = (await new MetadataStore(db.pool).read()).metadata as any;
     const table = metadata.sources[0].tables.find((entry: any) => entry.table.name === 'item');
     table.event_triggers.push({ ...table.event_triggers[0], name: 'item_unheard' });
     await db.sql('update service_catalog.metadata set metadata = $1, resource_version = resource_version + 1 where id = 1', [JSON.stringify(metadata)]);

@@ -1,0 +1,71 @@
+import { relationKey } from '../pg/catalog.js';
+import type { Metadata, TableEntry } from './types.js';
+
+/** A table entry to store, in the source it belongs to. */
+export interface StoredEntry {
+  source: string;
+  entry: TableEntry;
+}
+
+/** What a write changes among the stored table entries, each source's order kept. */
+export interface TableChanges {
+  /** Entries whose definition changed, each in its place. */
+  changed: StoredEntry[];
+  /** Entries new to their source, in order, after every entry already there. */
+  appended: StoredEntry[];
+  /** Entries gone from their source. */
+  removed: { source: string; schema: string; name: string }[];
+}
+
+/**
+ * Past this many entries written one by one, the whole set is written at once (the
+ * statements of a `replace_metadata` would cost more than one pass over everything).
+ */
+const MOST_ENTRIES_ONE_BY_ONE = 64;
+
+/**
+ * The table entries `next` changes against `base`, the metadata as stored; null when only
+ * writing every entry keeps the stored order (sources added, removed or reordered, an
+ * entry moved or added between others) or when too many changed. An entry counts as
+ * changed when it is another object: the edits keep every entry they leave alone as the
+ * same object (edit.ts), so comparing identities costs nothing per entry.
+ */
+export function tableChanges(base: Metadata, next: Metadata): TableChanges | null {
+  if (base.sources.length !== next.sources.length) return null;
+  const changes: TableChanges = { changed: [], appended: [], removed: [] };
+  for (let index = 0; index < next.sources.length; index++) {
+    const before = base.sources[index]!;
+    const after = next.sources[index]!;
+    if (before.name !== after.name) return null;
+    if (before.tables === after.tables) continue;
+    if (!sourceChanges(after.name, before.tables, after.tables, changes)) return null;
+    if (changes.changed.length + changes.appended.length + changes.removed.length > MOST_ENTRIES_ONE_BY_ONE) return null;
+  }
+  return changes;
+}
+
+function sourceChanges(source: string, before: readonly TableEntry[], after: readonly TableEntry[], changes: TableChanges): boolean {
+  const places = new Map<string, number>();
+  before.forEach((entry, place) => places.set(relationKey(entry.table.schema, entry.table.name), place));
+  const kept = new Set<number>();
+  let lastPlace = -1;
+  let appendedHere = false;
+  for (const entry of after) {
+    const place = places.get(relationKey(entry.table.schema, entry.table.name));
+    if (place === undefined) {
+      changes.appended.push({ source, entry });
+      appendedHere = true;
+    } else {
+      // An entry already there after a new one, or out of its order, moves: only a whole write keeps that order.
+      if (place <= lastPlace || appendedHere) return false;
+      lastPlace = place;
+      kept.add(place);
+      if (before[place] !== entry) changes.changed.push({ source, entry });
+    }
+    if (changes.changed.length + changes.appended.length > MOST_ENTRIES_ONE_BY_ONE) return false;
+  }
+  before.forEach((entry, place) => {
+    if (!kept.has(place)) changes.removed.push({ source, schema: entry.table.schema, name: entry.table.name });
+  });
+  return true;
+}
