@@ -1,5 +1,5 @@
 import { relationKey } from '../pg/catalog.js';
-import type { Metadata, TableEntry } from './types.js';
+import type { Metadata, QualifiedName, TableEntry } from './types.js';
 
 /** A table entry to store, in the source it belongs to. */
 export interface StoredEntry {
@@ -7,12 +7,23 @@ export interface StoredEntry {
   entry: TableEntry;
 }
 
+/**
+ * A new entry and where it goes: between the entries already stored `after` and `before`
+ * (null: the source's start or end), `rank` of the `of` new entries that go there.
+ */
+export interface InsertedEntry extends StoredEntry {
+  after: QualifiedName | null;
+  before: QualifiedName | null;
+  rank: number;
+  of: number;
+}
+
 /** What a write changes among the stored table entries, each source's order kept. */
 export interface TableChanges {
   /** Entries whose definition changed, each in its place. */
   changed: StoredEntry[];
-  /** Entries new to their source, in order, after every entry already there. */
-  appended: StoredEntry[];
+  /** Entries new to their source, each between the stored entries around it. */
+  inserted: InsertedEntry[];
   /** Entries gone from their source. */
   removed: { source: string; schema: string; name: string }[];
 }
@@ -25,21 +36,20 @@ const MOST_ENTRIES_ONE_BY_ONE = 64;
 
 /**
  * The table entries `next` changes against `base`, the metadata as stored; null when only
- * writing every entry keeps the stored order (sources added, removed or reordered, an
- * entry moved or added between others) or when too many changed. An entry counts as
- * changed when it is another object: the edits keep every entry they leave alone as the
- * same object (edit.ts), so comparing identities costs nothing per entry.
+ * writing every entry keeps the order (sources added, removed or renamed, an entry moved
+ * past another) or when too many changed. An entry counts as changed when it is another
+ * object: the edits keep every entry they leave alone as the same object (edit.ts), so
+ * comparing identities costs nothing per entry.
  */
 export function tableChanges(base: Metadata, next: Metadata): TableChanges | null {
   if (base.sources.length !== next.sources.length) return null;
-  const changes: TableChanges = { changed: [], appended: [], removed: [] };
+  const changes: TableChanges = { changed: [], inserted: [], removed: [] };
   for (let index = 0; index < next.sources.length; index++) {
     const before = base.sources[index]!;
     const after = next.sources[index]!;
     if (before.name !== after.name) return null;
     if (before.tables === after.tables) continue;
     if (!sourceChanges(after.name, before.tables, after.tables, changes)) return null;
-    if (changes.changed.length + changes.appended.length + changes.removed.length > MOST_ENTRIES_ONE_BY_ONE) return null;
   }
   return changes;
 }
@@ -49,21 +59,28 @@ function sourceChanges(source: string, before: readonly TableEntry[], after: rea
   before.forEach((entry, place) => places.set(relationKey(entry.table.schema, entry.table.name), place));
   const kept = new Set<number>();
   let lastPlace = -1;
-  let appendedHere = false;
+  let lastKept: QualifiedName | null = null;
+  let waiting: TableEntry[] = [];
+  const insertWaiting = (next: QualifiedName | null) => {
+    waiting.forEach((entry, rank) => changes.inserted.push({ source, entry, after: lastKept, before: next, rank: rank + 1, of: waiting.length }));
+    waiting = [];
+  };
   for (const entry of after) {
     const place = places.get(relationKey(entry.table.schema, entry.table.name));
     if (place === undefined) {
-      changes.appended.push({ source, entry });
-      appendedHere = true;
+      waiting.push(entry);
     } else {
-      // An entry already there after a new one, or out of its order, moves: only a whole write keeps that order.
-      if (place <= lastPlace || appendedHere) return false;
+      // An entry stored after one it now comes before has moved: only a whole write keeps that order.
+      if (place <= lastPlace) return false;
+      insertWaiting(entry.table);
       lastPlace = place;
+      lastKept = entry.table;
       kept.add(place);
       if (before[place] !== entry) changes.changed.push({ source, entry });
     }
-    if (changes.changed.length + changes.appended.length > MOST_ENTRIES_ONE_BY_ONE) return false;
+    if (changes.changed.length + changes.inserted.length + waiting.length > MOST_ENTRIES_ONE_BY_ONE) return false;
   }
+  insertWaiting(null);
   before.forEach((entry, place) => {
     if (!kept.has(place)) changes.removed.push({ source, schema: entry.table.schema, name: entry.table.name });
   });

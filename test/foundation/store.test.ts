@@ -115,6 +115,33 @@ describe('MetadataStore', () => {
     expect((await db.sql('select count(*)::int as n from service_catalog.metadata_tables')).rows[0].n).toBe(5);
   });
 
+  it('puts new entries where they sort, between stored ones, and writes everything when no room is left there', async () => {
+    const store = new MetadataStore(db.pool);
+    const entry = (name: string) => ({ table: { schema: 'public', name } });
+    const source = (tables: object[]) => ({ version: 3 as const, sources: [{ name: 'default', kind: 'postgres' as const, tables }] }) as never as Metadata;
+    const { resourceVersion } = await store.read();
+    let current = source([entry('a'), entry('z')]);
+    await store.write(current, resourceVersion);
+    const xminOf = async (name: string) => (await db.sql('select xmin::text as xmin from service_catalog.metadata_tables where table_name = $1', [name])).rows[0]?.xmin as string;
+    const first = await xminOf('a');
+    // Each new entry goes just before the last: the room there halves each time, until a whole write spaces them out again.
+    for (let i = 0; i < 25; i++) {
+      const tables = current.sources[0]!.tables;
+      const next = source([...tables.slice(0, -1), entry(`m${String(i).padStart(2, '0')}`), tables.at(-1)!]);
+      await store.write(next, resourceVersion + 1 + i, undefined, current);
+      expect((await store.read()).metadata).toEqual(next);
+      current = next;
+    }
+    expect(await xminOf('a')).not.toBe(first);
+    // At the start, and several between the same two entries.
+    const tables = current.sources[0]!.tables;
+    const next = source([entry('0'), tables[0]!, entry('b1'), entry('b2'), entry('b3'), ...tables.slice(1)]);
+    const before = await xminOf('z');
+    await store.write(next, resourceVersion + 26, undefined, current);
+    expect((await store.read()).metadata).toEqual(next);
+    expect(await xminOf('z')).toBe(before);
+  });
+
   it('writes nothing of a lost race or of a rolled-back transaction', async () => {
     const store = new MetadataStore(db.pool);
     const stored = await store.read();
