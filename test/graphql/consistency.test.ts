@@ -53,6 +53,30 @@ describe('select permission checks kept between versions', () => {
   });
 });
 
+describe('relationship checks kept between versions', () => {
+  it('checks an unchanged entry\'s relationships again when a table they reach stops being served or the catalog changed, ', async () => {
+    const own = await setupGraphqlFixture();
+    try {
+      const metadata = goldenMetadata();
+      const relationshipProblems = (report: ReturnType<typeof checkConsistency>) =>
+        report.inconsistencies.filter((item) => item.type === 'object_relation' || item.type === 'array_relation').map((item) => `${(item.definition as { table: { name: string } }).table.name}.${(item.definition as { name: string }).name}: ${item.reason}`);
+      const catalog = await introspectCatalog(own.database.pool);
+      expect(relationshipProblems(checkConsistency(metadata, catalog))).toEqual([]);
+      // The other entries are the same objects as before.
+      const withoutAuthor = { ...metadata, sources: [{ ...metadata.sources[0]!, tables: metadata.sources[0]!.tables.filter((entry) => entry.table.name !== 'author') }] };
+      expect(relationshipProblems(checkConsistency(withoutAuthor, catalog))).toEqual(expect.arrayContaining(['article.author: table "author" is not tracked', 'shelf.owner: table "author" is not tracked']));
+      expect(relationshipProblems(checkConsistency(metadata, catalog))).toEqual([]);
+      await own.database.sql('alter table article drop constraint article_author_id_fkey');
+      expect(relationshipProblems(checkConsistency(metadata, await introspectCatalog(own.database.pool)))).toEqual([
+        'author.articles: no foreign constraint exists on the given column(s) author_id',
+        'article.author: no foreign constraint exists on the given column(s) author_id',
+      ]);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('selectPermissionProblem', () => {
   it('points at the offending part of a new permission', async () => {
     const own = await setupGraphqlFixture();

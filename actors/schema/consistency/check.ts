@@ -61,23 +61,7 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: 
   });
   const tracked = new Set(servedTables.map((entry) => relationKey(entry.table.schema, entry.table.name)));
 
-  const tables = servedTables.map((entry) => {
-    const relation = catalog.relations.get(relationKey(entry.table.schema, entry.table.name))!;
-    const keep = (kind: 'object_relation' | 'array_relation') => (relationship: Relationship) => {
-      const reason = relationshipProblem(entry, relationship, relation, catalog, tracked);
-      if (reason === null) return true;
-      inconsistencies.push({ type: kind, definition: { ...relationship, source: source.name, table: entry.table }, reason });
-      return false;
-    };
-    const objects = entry.object_relationships?.filter(keep('object_relation'));
-    const arrays = entry.array_relationships?.filter(keep('array_relation'));
-    // An entry with nothing left out stays the same object (table-memo.ts).
-    if (objects?.length === entry.object_relationships?.length && arrays?.length === entry.array_relationships?.length) return entry;
-    const next: TableEntry = { ...entry };
-    if (objects) next.object_relationships = objects;
-    if (arrays) next.array_relationships = arrays;
-    return next;
-  });
+  const tables = servedTables.map((entry) => withRelationshipsChecked(entry, source.name, catalog, tracked, inconsistencies));
 
   const withRelationships: Metadata = { ...metadata, sources: [{ ...source, tables }, ...metadata.sources.slice(1)] };
   const withFunctions = withFunctionsChecked(withRelationships, catalog, inconsistencies);
@@ -118,20 +102,77 @@ function withSelectPermissionsChecked(metadata: Metadata, catalog: Catalog, inco
   return { ...metadata, sources: [{ ...source, tables }, ...metadata.sources.slice(1)] };
 }
 
+/** A table the relationship checks looked up: its key, whether it is served, and its catalog relation. */
+type TableLookup = [key: string, served: boolean, relation: CatalogRelation | undefined];
+
+interface KeptRelationships {
+  source: string;
+  relation: CatalogRelation;
+  lookups: TableLookup[];
+  /** The entry without its broken relationships (the entry itself when none is). */
+  checked: TableEntry;
+  problems: InconsistentObject[];
+}
+
+/**
+ * Relationship checks kept per table entry, so that an operation checks the relationships
+ * of the entries it changed rather than of thousands it did not: reused while the entry is
+ * the same object (edit.ts keeps the ones an operation leaves alone), its catalog relation
+ * is the same object, and every table the checks looked up is still served, or not, and
+ * still the same relation.
+ */
+const keptRelationships = new WeakMap<TableEntry, KeptRelationships>();
+
+function withRelationshipsChecked(entry: TableEntry, source: string, catalog: Catalog, tracked: Set<string>, inconsistencies: InconsistentObject[]): TableEntry {
+  const relation = catalog.relations.get(relationKey(entry.table.schema, entry.table.name))!;
+  const kept = keptRelationships.get(entry);
+  if (kept !== undefined && kept.source === source && kept.relation === relation && kept.lookups.every(([key, served, was]) => tracked.has(key) === served && catalog.relations.get(key) === was)) {
+    inconsistencies.push(...kept.problems);
+    return kept.checked;
+  }
+  const lookups: TableLookup[] = [];
+  const problems: InconsistentObject[] = [];
+  const lookUp = (table: QualifiedName): { served: boolean; relation: CatalogRelation | undefined } => {
+    const key = relationKey(table.schema, table.name);
+    const found: TableLookup = [key, tracked.has(key), catalog.relations.get(key)];
+    lookups.push(found);
+    return { served: found[1], relation: found[2] };
+  };
+  const columns = relation.columns.map((column) => column.name);
+  const keep = (kind: 'object_relation' | 'array_relation') => (relationship: Relationship) => {
+    const reason = relationshipProblem(entry, relationship, relation, columns, lookUp);
+    if (reason === null) return true;
+    problems.push({ type: kind, definition: { ...relationship, source, table: entry.table }, reason });
+    return false;
+  };
+  const objects = entry.object_relationships?.filter(keep('object_relation'));
+  const arrays = entry.array_relationships?.filter(keep('array_relation'));
+  // An entry with nothing left out stays the same object (table-memo.ts).
+  let checked = entry;
+  if (objects?.length !== entry.object_relationships?.length || arrays?.length !== entry.array_relationships?.length) {
+    checked = { ...entry };
+    if (objects) checked.object_relationships = objects;
+    if (arrays) checked.array_relationships = arrays;
+  }
+  keptRelationships.set(entry, { source, relation, lookups, checked, problems });
+  inconsistencies.push(...problems);
+  return checked;
+}
+
 function relationshipProblem(
   entry: TableEntry,
   relationship: Relationship,
   relation: CatalogRelation,
-  catalog: Catalog,
-  tracked: Set<string>,
+  columnNames: readonly string[],
+  lookUp: (table: QualifiedName) => { served: boolean; relation: CatalogRelation | undefined },
 ): string | null {
-  const renamed = columnWithCustomName(entry.configuration, relation.columns.map((column) => column.name), relationship.name);
+  const renamed = columnWithCustomName(entry.configuration, columnNames, relationship.name);
   if (renamed !== undefined) return `field definition conflicts with custom field name for postgres column ${JSON.stringify(renamed)}`;
   const using = relationship.using;
   if ('manual_configuration' in using) {
     const remote = toQualified(using.manual_configuration.remote_table);
-    const remoteRelation = catalog.relations.get(relationKey(remote.schema, remote.name));
-    if (!tracked.has(relationKey(remote.schema, remote.name)) || remoteRelation === undefined) {
+    const { served, relation: remoteRelation } = lookUp(remote);
+    if (!served || remoteRelation === undefined) {
       return `table ${JSON.stringify(displayName(remote))} is not tracked`;
     }
     for (const [from, to] of Object.entries(using.manual_configuration.column_mapping)) {
@@ -147,13 +188,13 @@ function relationshipProblem(
     for (const column of columns) if (!hasColumn(relation, column)) return columnMissing(column, entry.table);
     const fk = relation.foreignKeys.find((key) => sameColumns(key.columns, columns));
     if (fk === undefined) return `no foreign constraint exists on the given column(s) ${columns.join(', ')}`;
-    if (!tracked.has(relationKey(fk.refSchema, fk.refTable))) return `table ${JSON.stringify(displayName({ schema: fk.refSchema, name: fk.refTable }))} is not tracked`;
+    if (!lookUp({ schema: fk.refSchema, name: fk.refTable }).served) return `table ${JSON.stringify(displayName({ schema: fk.refSchema, name: fk.refTable }))} is not tracked`;
     return null;
   }
   // The other table holds the key, pointing back at this one.
   const other = toQualified(on.table);
-  const otherRelation = catalog.relations.get(relationKey(other.schema, other.name));
-  if (!tracked.has(relationKey(other.schema, other.name)) || otherRelation === undefined) {
+  const { served, relation: otherRelation } = lookUp(other);
+  if (!served || otherRelation === undefined) {
     return `table ${JSON.stringify(displayName(other))} is not tracked`;
   }
   const columns = on.columns ?? (on.column === undefined ? [] : [on.column]);
