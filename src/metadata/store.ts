@@ -45,14 +45,19 @@ select resource_version, case when trigger_view_version = resource_version and t
       from json_array_elements(metadata->'sources') with ordinality as sources(source_entry, source_position)), '[]'::json))::text end as metadata
   from service_catalog.metadata where id = 1`;
 
-/** The row, and its table entries by source where it holds them apart. */
+/**
+ * The row, then its table entries in order where it holds them apart, as one statement so
+ * that both are of one version. The entries come as rows of text joined into arrays here:
+ * having PostgreSQL aggregate them into one JSON value took 53 ms at 5,000 tables, rows 32.
+ */
 const READ_SQL = `
-select resource_version, metadata::text as metadata,
-       case when ${ROW_WITHOUT_TABLES} then (
-         select coalesce(json_object_agg(source, tables), '{}'::json)::text
-           from (select source, json_agg(entry order by position) as tables from service_catalog.metadata_tables group by source) by_source)
-       end as tables
-  from service_catalog.metadata where id = 1`;
+select 0 as part, null::text as source, 0::bigint as position, resource_version::text, metadata::text as text
+  from service_catalog.metadata where id = 1
+union all
+select 1, source, position, null, entry::text
+  from service_catalog.metadata_tables
+ where (select ${ROW_WITHOUT_TABLES} from service_catalog.metadata where id = 1)
+order by part, source, position`;
 
 /**
  * The row's write, if the stored version is still the expected one, and whether the row it
@@ -180,10 +185,10 @@ export class MetadataStore {
   }
 
   async read(): Promise<StoredMetadata> {
-    const result = await this.#pool.query<{ resource_version: string; metadata: string; tables: string | null }>(READ_SQL);
-    const row = result.rows[0];
-    if (row === undefined) throw new Error('service_catalog.metadata has no row; was setUp() called?');
-    return { resourceVersion: Number(row.resource_version), metadata: withTables(JSON.parse(row.metadata) as Metadata, row.tables) };
+    const result = await this.#pool.query<{ part: number; source: string | null; resource_version: string | null; text: string }>(READ_SQL);
+    const [row, ...entries] = result.rows;
+    if (row === undefined || row.part !== 0) throw new Error('service_catalog.metadata has no row; was setUp() called?');
+    return { resourceVersion: Number(row.resource_version), metadata: withTables(JSON.parse(row.text) as Metadata, entries) };
   }
 
   /**
@@ -233,15 +238,20 @@ function withoutTables(metadata: Metadata): Metadata {
   return { ...metadata, sources: metadata.sources.map((source) => ({ ...source, tables: null as unknown as TableEntry[] })) };
 }
 
-/** The metadata with the table entries put back into the sources the row holds without them. */
-function withTables(metadata: Metadata, tablesText: string | null): Metadata {
+/** The metadata with the table entries (rows of JSON text, by source in order) put back into the sources the row holds without them. */
+function withTables(metadata: Metadata, entries: readonly { source: string | null; text: string }[]): Metadata {
   const apart = metadata.sources.filter((source) => (source.tables as TableEntry[] | null) === null).length;
   if (apart === 0) return metadata;
-  if (tablesText === null || apart < metadata.sources.length) {
+  if (apart < metadata.sources.length) {
     throw new Error('service_catalog.metadata holds some sources with their tables and some without: write the metadata whole (replace_metadata) or restore the row');
   }
-  const tables = JSON.parse(tablesText) as Record<string, TableEntry[]>;
-  return { ...metadata, sources: metadata.sources.map((source) => ({ ...source, tables: tables[source.name] ?? [] })) };
+  const texts = new Map<string, string[]>();
+  for (const entry of entries) {
+    let source = texts.get(entry.source!);
+    if (source === undefined) texts.set(entry.source!, (source = []));
+    source.push(entry.text);
+  }
+  return { ...metadata, sources: metadata.sources.map((source) => ({ ...source, tables: JSON.parse(`[${(texts.get(source.name) ?? []).join(',')}]`) as TableEntry[] })) };
 }
 
 async function writeAllTables(client: PoolClient, metadata: Metadata): Promise<void> {
