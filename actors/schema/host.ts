@@ -1,6 +1,7 @@
 import type { ActorRequest } from '../../src/bus/actor-request.js';
 import type { Logger } from '../../src/log/logger.js';
-import type { MetadataStore } from '../../src/metadata/store.js';
+import type { MetadataStore, StoredMetadata } from '../../src/metadata/store.js';
+import { normalizeMetadata } from '../../src/metadata/normalize.js';
 import type { Metadata } from '../../src/metadata/types.js';
 import type { Catalog } from '../../src/pg/catalog.js';
 import { CatalogCache } from '../../src/pg/catalog-cache.js';
@@ -54,7 +55,7 @@ export class SchemaHost {
     const describer = new RemoteDescriber();
     const enumRows = new EnumRowsReader();
     const cache = new CatalogCache(catalogs);
-    const stored = await store.read();
+    const stored = await readNormalized(store);
     const catalog = await withRemoteCatalog(await cache.read(db), db, remote);
     const remotes = await describer.describe(stored.metadata, catalog, ask());
     const report = checkConsistency(stored.metadata, catalog, remotes, await enumRows.read(stored.metadata, catalog, db));
@@ -100,7 +101,7 @@ export class SchemaHost {
   async refresh(options: { catalog?: boolean } = {}): Promise<void> {
     const version = await this.#store.currentVersion();
     if (version === this.#state.resourceVersion && !options.catalog) return;
-    const stored = version === this.#state.resourceVersion ? { resourceVersion: version, metadata: this.#state.metadata } : await this.#store.read();
+    const stored = version === this.#state.resourceVersion ? { resourceVersion: version, metadata: this.#state.metadata } : await readNormalized(this.#store);
     // Remote snapshots change with the version (a reload bumps it), so a newer version re-reads them.
     const catalog = options.catalog ? await this.introspect() : version === this.#state.resourceVersion ? this.#state.catalog : await withRemoteCatalog(this.#state.catalog, this.#db, this.#remote);
     if (stored.resourceVersion < this.#state.resourceVersion) return;
@@ -125,4 +126,14 @@ export class SchemaHost {
   adopt(committed: Committed, metadata: Metadata, catalog: Catalog, report: ConsistencyReport): void {
     this.#state = buildState(committed.resourceVersion, metadata, catalog, report, this.#engine);
   }
+}
+
+/**
+ * The stored metadata as the operations leave it (normalize.ts): its table entries are then
+ * the ones the next operation keeps as they are, so that the write after a read changes the
+ * entries that operation touched (store.ts), not every entry read.
+ */
+async function readNormalized(store: MetadataStore): Promise<StoredMetadata> {
+  const stored = await store.read();
+  return { resourceVersion: stored.resourceVersion, metadata: normalizeMetadata(stored.metadata) };
 }

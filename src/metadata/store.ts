@@ -261,12 +261,20 @@ async function writeAllTables(client: PoolClient, metadata: Metadata): Promise<v
   }
 }
 
-/** Writes the changed entries; false when the new ones found no place, and only a whole write will do. */
+/**
+ * Writes the changed entries; false when the stored entries are not the ones `changes` was
+ * made against (an entry to update or remove is missing) or the new ones found no place, and
+ * only a whole write will do.
+ */
 async function writeTableChanges(client: PoolClient, changes: TableChanges): Promise<boolean> {
   if (changes.removed.length > 0) {
-    await client.query(DELETE_REMOVED_SQL, [changes.removed.map((gone) => gone.source), changes.removed.map((gone) => gone.schema), changes.removed.map((gone) => gone.name)]);
+    const removed = await client.query(DELETE_REMOVED_SQL, [changes.removed.map((gone) => gone.source), changes.removed.map((gone) => gone.schema), changes.removed.map((gone) => gone.name)]);
+    if (removed.rowCount !== changes.removed.length) return false;
   }
-  if (changes.changed.length > 0) await client.query(UPDATE_CHANGED_SQL, [JSON.stringify(changes.changed)]);
+  if (changes.changed.length > 0) {
+    const updated = await client.query(UPDATE_CHANGED_SQL, [JSON.stringify(changes.changed)]);
+    if (updated.rowCount !== changes.changed.length) return false;
+  }
   if (changes.inserted.length === 0) return true;
   const inserted = await client.query(INSERT_BETWEEN_SQL, [JSON.stringify(changes.inserted)]);
   return inserted.rowCount === changes.inserted.length;

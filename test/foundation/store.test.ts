@@ -142,6 +142,16 @@ describe('MetadataStore', () => {
     expect(await xminOf('z')).toBe(before);
   });
 
+  it('writes every entry when the stored ones are not those the change was made against', async () => {
+    const store = new MetadataStore(db.pool);
+    const stored = await store.read();
+    const [first, ...rest] = stored.metadata.sources[0]!.tables;
+    await db.sql('delete from service_catalog.metadata_tables where table_name = $1', [first!.table.name]);
+    const next = { ...stored.metadata, sources: [{ ...stored.metadata.sources[0]!, tables: [{ ...first!, is_enum: true }, ...rest] }] } as Metadata;
+    await store.write(next, stored.resourceVersion, undefined, stored.metadata);
+    expect((await store.read()).metadata).toEqual(next);
+  });
+
   it('writes nothing of a lost race or of a rolled-back transaction', async () => {
     const store = new MetadataStore(db.pool);
     const stored = await store.read();

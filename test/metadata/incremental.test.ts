@@ -108,4 +108,16 @@ describe('metadata operations on two instances', () => {
     expect(typeFields(snapshot, 'editor', 'query_root')).toEqual(['author', 'author_by_pk']);
     expect(typeFields(snapshot, 'user', 'query_root')).toEqual(['post', 'post_by_pk']);
   });
+
+  it('write only the table entries an operation changed, also right after reading the other instance\'s change', async () => {
+    const versions = async () => new Map((await db.sql('select table_name, xmin::text as xmin from service_catalog.metadata_tables')).rows.map((row) => [row.table_name as string, row.xmin as string]));
+    await ok(first, 'create_select_permission', { table: author, role: 'reader', permission: { columns: ['id'], filter: {} } });
+    const before = await versions();
+    expect([...before.keys()].sort()).toEqual(['article', 'author']);
+    // The second instance reads the first one's change, then changes the article entry alone.
+    await ok(second, 'create_select_permission', { table: article, role: 'reader', permission: { columns: ['id'], filter: {} } });
+    const after = await versions();
+    expect(after.get('author')).toBe(before.get('author'));
+    expect(after.get('article')).not.toBe(before.get('article'));
+  });
 });
