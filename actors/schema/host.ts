@@ -122,6 +122,14 @@ export class SchemaHost {
     return written === null ? null : { resourceVersion: written };
   }
 
+  /**
+   * Empties the catalog change log when the last read found it due, outside any operation's
+   * transaction; a failure costs only a longer read next time.
+   */
+  async pruneCatalogChangeLog(): Promise<void> {
+    await this.#catalogs.prune(this.#db).catch((error: unknown) => this.#log.warn({ err: error }, 'the catalog change log could not be emptied'));
+  }
+
   /** Serves what a request committed, once its transaction has committed. */
   adopt(committed: Committed, metadata: Metadata, catalog: Catalog, report: ConsistencyReport): void {
     this.#state = buildState(committed.resourceVersion, metadata, catalog, report, this.#engine);

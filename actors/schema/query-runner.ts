@@ -92,6 +92,7 @@ export async function runQuery(
         await finish(draft, 'commit');
         host.adopt(committed, draft.metadata, draft.catalog, draft.report);
         onCommitted(committed);
+        await host.pruneCatalogChangeLog();
         return response;
       } catch (error) {
         await finish(draft, 'rollback');

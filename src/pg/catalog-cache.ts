@@ -1,4 +1,4 @@
-import { readChangeLog, type ChangeLogRead } from './catalog-change-log.js';
+import { pruneChangeLog, readChangeLog } from './catalog-change-log.js';
 import { introspectCatalog, type Catalog } from './catalog.js';
 import type { Pool, PoolClient } from './pool.js';
 
@@ -62,6 +62,7 @@ export async function catalogFingerprint(db: Pool | PoolClient): Promise<string>
  */
 export class CatalogCache {
   #kept: { fingerprint: string; catalog: Catalog } | null = null;
+  #pruneDue = false;
   readonly #changeLog: boolean;
 
   /** `changeLog`: read the change log when it is intact (false: always scan). */
@@ -71,21 +72,32 @@ export class CatalogCache {
 
   /** The database catalog as `db` sees it (inside its transaction, with its DDL); `force` introspects whatever the fingerprint says. */
   async read(db: Pool | PoolClient, options: { force?: boolean } = {}): Promise<Catalog> {
-    const { fingerprint, after } = await this.#fingerprint(db);
-    if (options.force !== true && this.#kept !== null && this.#kept.fingerprint === fingerprint) {
-      this.#kept.fingerprint = after;
-      return this.#kept.catalog;
-    }
+    const fingerprint = await this.#fingerprint(db);
+    if (options.force !== true && this.#kept !== null && this.#kept.fingerprint === fingerprint) return this.#kept.catalog;
     const catalog = await introspectCatalog(db);
-    this.#kept = { fingerprint: after, catalog };
+    this.#kept = { fingerprint, catalog };
     return catalog;
   }
 
+  /**
+   * Empties the change log when a read found it due (outside any operation's transaction):
+   * the kept catalog then goes with the emptied log's fingerprint, if it went with the log
+   * as it was, so that emptying it does not introspect again here.
+   */
+  async prune(pool: Pool): Promise<void> {
+    if (!this.#pruneDue) return;
+    this.#pruneDue = false;
+    const pruned = await pruneChangeLog(pool);
+    if (pruned !== null && this.#kept !== null && this.#kept.fingerprint === `log:${pruned.before}`) this.#kept.fingerprint = `log:${pruned.after}`;
+  }
+
   /** The two kinds are told apart, so that going from one to the other introspects. */
-  async #fingerprint(db: Pool | PoolClient): Promise<ChangeLogRead> {
+  async #fingerprint(db: Pool | PoolClient): Promise<string> {
     const logged = this.#changeLog ? await readChangeLog(db) : null;
-    if (logged !== null) return { fingerprint: `log:${logged.fingerprint}`, after: `log:${logged.after}` };
-    const scanned = `scan:${await catalogFingerprint(db)}`;
-    return { fingerprint: scanned, after: scanned };
+    if (logged !== null) {
+      this.#pruneDue ||= logged.pruneDue;
+      return `log:${logged.fingerprint}`;
+    }
+    return `scan:${await catalogFingerprint(db)}`;
   }
 }

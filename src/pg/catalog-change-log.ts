@@ -3,85 +3,93 @@ import { inTransaction } from './transaction.js';
 
 /**
  * The catalog change log: an event trigger on `ddl_command_end` that notes the id of every
- * transaction that ran DDL in `service_catalog.catalog_changes`, so that whether the
- * catalog changed is read from a small table instead of a scan of the system catalogs
- * (25-35 ms at 5,000 tables, on every metadata operation). Only a superuser may create an
- * event trigger: elsewhere the engine scans (catalog-cache.ts), as it does when the trigger
- * has been dropped, disabled or altered.
+ * transaction that ran DDL, so that whether the catalog changed is read from a small table
+ * instead of a scan of the system catalogs (25-35 ms at 5,000 tables, on every metadata
+ * operation). Only a superuser may create an event trigger: elsewhere the engine scans
+ * (catalog-cache.ts), as it does when the trigger or the log is not as installed.
+ *
+ * The log lives in a schema of its own, which the installing superuser owns: its function
+ * runs as that superuser (so that any role's DDL can note itself), and the owner of a schema
+ * may drop and replace what is in it, so a schema another role owns (service_catalog is the
+ * engine's role's) would let that role run code as the superuser.
  */
 export const CHANGE_LOG_TRIGGER = 'service_catalog_ddl';
+export const CHANGE_LOG_SCHEMA = 'service_catalog_changes';
 
 /** Serialises the installation across instances starting together (an arbitrary constant). */
 const INSTALL_LOCK_KEY = 7_234_003;
 
-/**
- * Past this many rows a read empties the log, in the statement that reads it, so that each
- * read stays a scan of a few pages.
- */
+/** Past this many rows the log is emptied after the operation that read it (pruneChangeLog). */
 const PRUNE_AT = 1_000;
-
-/** The rows' part of the fingerprint once a read has emptied the log. */
-const EMPTY = '0:0';
 
 /**
  * Publications are no part of what the introspection reads, and the engine changes them
- * itself on every table tracked; a refreshed materialized view keeps its shape. A failure
- * to note a change (the log's table dropped) must not refuse the user's DDL: it warns, and
- * the read then finds the log broken and scans.
+ * itself on every table tracked; a refreshed materialized view keeps its shape. The
+ * failures that only mean the log cannot note a change (its table dropped, the function
+ * altered to run as the caller, temporary tables made in a read-only transaction) must not
+ * refuse the user's DDL: they warn, and the read finds the log broken and scans. Any other
+ * failure fails the DDL, rather than let a change go unnoted.
  */
 const FUNCTION_BODY = `
 begin
   if tg_tag in ('CREATE PUBLICATION', 'ALTER PUBLICATION', 'DROP PUBLICATION', 'REFRESH MATERIALIZED VIEW') then
     return;
   end if;
-  insert into service_catalog.catalog_changes (xid) values (pg_catalog.pg_current_xact_id()) on conflict do nothing;
-exception when others then
-  raise warning 'service_catalog.note_catalog_change could not note a catalog change: %', sqlerrm;
+  insert into ${CHANGE_LOG_SCHEMA}.transactions (xid) values (pg_catalog.pg_current_xact_id()) on conflict do nothing;
+exception when undefined_table or insufficient_privilege or read_only_sql_transaction then
+  raise warning '${CHANGE_LOG_SCHEMA}.note could not note a catalog change: %', sqlerrm;
 end
 `;
 
+const SEARCH_PATH = 'search_path=pg_catalog, pg_temp';
+
 /**
- * The trigger and the log's table, when the trigger is there as this engine installs it
- * (enabled always, with this function body) and the table too, readable and prunable by the
- * reading role (a superuser may have installed it for an engine that now runs as another
- * role): their ids and the trigger's row version. A trigger dropped and made again, or
- * disabled and enabled again, missed the DDL in between, so its identity is part of the
- * fingerprint. (has_table_privilege with a list of privileges asks for any one of them.)
+ * The trigger, its function, the log's table and its sequence of prunes, when they are as
+ * this engine installs them: enabled always (also under session_replication_role =
+ * replica, which some migration and restore tools set), this function body run as its
+ * owner with this search path, everything owned by the function's owner, and the table and
+ * sequence readable and prunable by the reading role (a superuser may have installed it for
+ * an engine that now runs as another role; has_table_privilege with a list asks for any one
+ * of them). Their identity is part of the fingerprint: a trigger dropped and made again, or
+ * disabled and enabled again, missed the DDL in between, and a table truncated (a new file)
+ * lost rows without a prune.
  */
 const IDENTITY_SQL = `
-select t.oid || '.' || t.xmin || '.' || pg_catalog.to_regclass('service_catalog.catalog_changes')::oid as identity
-  from pg_catalog.pg_event_trigger t join pg_catalog.pg_proc p on p.oid = t.evtfoid
- where t.evtname = '${CHANGE_LOG_TRIGGER}' and t.evtevent = 'ddl_command_end' and t.evtenabled = 'A' and p.prosrc = $1
-   and pg_catalog.has_table_privilege(pg_catalog.to_regclass('service_catalog.catalog_changes'), 'SELECT')
-   and pg_catalog.has_table_privilege(pg_catalog.to_regclass('service_catalog.catalog_changes'), 'DELETE')`;
+select concat_ws('.', t.oid, t.xmin, p.xmin, c.oid, pg_catalog.pg_relation_filenode(c.oid), s.oid) as identity
+  from pg_catalog.pg_event_trigger t
+  join pg_catalog.pg_proc p on p.oid = t.evtfoid
+  join pg_catalog.pg_namespace n on n.oid = p.pronamespace and n.nspname = '${CHANGE_LOG_SCHEMA}' and n.nspowner = p.proowner
+  join pg_catalog.pg_class c on c.relnamespace = n.oid and c.relname = 'transactions' and c.relkind = 'r' and c.relowner = p.proowner
+  join pg_catalog.pg_class s on s.relnamespace = n.oid and s.relname = 'prunes' and s.relkind = 'S' and s.relowner = p.proowner
+ where t.evtname = '${CHANGE_LOG_TRIGGER}' and t.evtevent = 'ddl_command_end' and t.evtenabled = 'A'
+   and p.prosrc = $1 and p.prosecdef and p.proconfig = array['${SEARCH_PATH}']
+   and pg_catalog.has_table_privilege(c.oid, 'SELECT') and pg_catalog.has_table_privilege(c.oid, 'DELETE')
+   and pg_catalog.has_sequence_privilege(s.oid, 'SELECT') and pg_catalog.has_sequence_privilege(s.oid, 'USAGE')`;
 
 /**
- * The trigger's identity and the log's rows (count and a sum of hashed ids) as one
- * snapshot sees them, and whether the statement removed exactly those rows: a row
- * committed after the snapshot is neither counted nor removed, so it still changes the
- * next read.
+ * The trigger's identity, how many times the log was emptied, and the log's rows (count and
+ * a sum of hashed ids), as one snapshot sees them. The number of prunes makes each emptied
+ * log read differently from the last one: without it, an instance that last read an empty
+ * log would read the same again after other instances noted a thousand changes and emptied
+ * it. The sequence is read as it is now, whatever the snapshot: a prune not yet committed
+ * reads as changed, which only introspects once more.
  */
 const READ_SQL = `
-with pruned as (
-  delete from service_catalog.catalog_changes
-   where (select count(*) from service_catalog.catalog_changes) >= ${PRUNE_AT}
-  returning 1
-)
-select (${IDENTITY_SQL}) || ':' || count(*) || ':' || coalesce(sum(pg_catalog.hashint8extended(xid::text::bigint, 0)), 0) as fingerprint,
-       (${IDENTITY_SQL}) || ':${EMPTY}' as emptied,
-       (select count(*) from pruned) > 0 as pruned
-  from service_catalog.catalog_changes`;
+select concat_ws(':', (${IDENTITY_SQL}), (select last_value || '.' || is_called from ${CHANGE_LOG_SCHEMA}.prunes),
+                 count(*), coalesce(sum(pg_catalog.hashint8extended(xid::text::bigint, 0)), 0)) as fingerprint,
+       count(*) as rows
+  from ${CHANGE_LOG_SCHEMA}.transactions`;
 
 export interface ChangeLogRead {
-  /** The trigger's identity and the log's rows before the read. */
   fingerprint: string;
-  /** The fingerprint of what is left once the read's transaction commits: the log emptied, or as it was. */
-  after: string;
+  /** Whether the log is due to be emptied (pruneChangeLog). */
+  pruneDue: boolean;
 }
 
 /**
- * Installs the log's table, function and trigger, or leaves them as they are when intact;
- * returns whether the trigger is in place (false: the role may not create event triggers).
+ * Installs the log's schema, table, sequence, function and trigger, or leaves them as they
+ * are when intact; returns whether the log is in place (false: the role may not create
+ * event triggers, or another role owns the log's schema).
  */
 export async function installCatalogChangeLog(pool: Pool): Promise<boolean> {
   return inTransaction(pool, async (client) => {
@@ -89,20 +97,25 @@ export async function installCatalogChangeLog(pool: Pool): Promise<boolean> {
     if ((await changeLogIdentity(client)) !== null) return true;
     await client.query('savepoint change_log');
     try {
-      await client.query('create schema if not exists service_catalog');
-      await client.query('create table if not exists service_catalog.catalog_changes (xid xid8 primary key)');
-      await client.query(`create or replace function service_catalog.note_catalog_change() returns event_trigger
-        language plpgsql security definer set search_path = pg_catalog, pg_temp as $body$${FUNCTION_BODY}$body$`);
+      await client.query(`create schema if not exists ${CHANGE_LOG_SCHEMA}`);
+      const owner = await client.query<{ ours: boolean }>(`select nspowner = (select oid from pg_catalog.pg_roles where rolname = current_user) as ours from pg_catalog.pg_namespace where nspname = '${CHANGE_LOG_SCHEMA}'`);
+      if (owner.rows[0]?.ours !== true) {
+        await client.query('rollback to savepoint change_log');
+        return false;
+      }
+      await client.query(`create table if not exists ${CHANGE_LOG_SCHEMA}.transactions (xid xid8 primary key)`);
+      await client.query(`create sequence if not exists ${CHANGE_LOG_SCHEMA}.prunes`);
+      await client.query(`create or replace function ${CHANGE_LOG_SCHEMA}.note() returns event_trigger
+        language plpgsql security definer set ${SEARCH_PATH.replace('=', ' = ')} as $body$${FUNCTION_BODY}$body$`);
       await client.query(`drop event trigger if exists ${CHANGE_LOG_TRIGGER}`);
-      await client.query(`create event trigger ${CHANGE_LOG_TRIGGER} on ddl_command_end execute function service_catalog.note_catalog_change()`);
-      // Also under session_replication_role = replica, which some migration and restore tools set.
+      await client.query(`create event trigger ${CHANGE_LOG_TRIGGER} on ddl_command_end execute function ${CHANGE_LOG_SCHEMA}.note()`);
       await client.query(`alter event trigger ${CHANGE_LOG_TRIGGER} enable always`);
-      return true;
     } catch (error) {
       if ((error as { code?: string }).code !== '42501') throw error;
       await client.query('rollback to savepoint change_log');
       return false;
     }
+    return (await changeLogIdentity(client)) !== null;
   });
 }
 
@@ -113,14 +126,43 @@ async function changeLogIdentity(db: Pool | PoolClient): Promise<string | null> 
 }
 
 /**
- * The log's fingerprint, or null when the trigger is not intact and only a scan will tell.
- * The first look keeps the read from naming a table that is not there, which would fail
- * the caller's transaction.
+ * The log's fingerprint, or null when it is not intact and only a scan will tell. The first
+ * look keeps the read from naming a table that is not there, which would fail the caller's
+ * transaction.
  */
 export async function readChangeLog(db: Pool | PoolClient): Promise<ChangeLogRead | null> {
   if ((await changeLogIdentity(db)) === null) return null;
-  const result = await db.query<{ fingerprint: string | null; emptied: string | null; pruned: boolean }>(READ_SQL, [FUNCTION_BODY]);
+  const result = await db.query<{ fingerprint: string | null; rows: string }>(READ_SQL, [FUNCTION_BODY]);
   const row = result.rows[0]!;
-  if (row.fingerprint === null || row.emptied === null) return null;
-  return { fingerprint: row.fingerprint, after: row.pruned ? row.emptied : row.fingerprint };
+  if (row.fingerprint === null) return null;
+  return { fingerprint: row.fingerprint, pruneDue: Number(row.rows) >= PRUNE_AT };
+}
+
+/**
+ * Empties the log in a transaction of its own (never the caller's, whose rows it would hold
+ * locked), taking the rows one snapshot sees and no other reader is taking (skip locked),
+ * and counting the prune; returns the fingerprints before and after, both of that snapshot,
+ * or null when nothing was pruned. Best effort: a prune that loses to another one gives up.
+ */
+export async function pruneChangeLog(pool: Pool): Promise<{ before: string; after: string } | null> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin isolation level repeatable read');
+    const before = await readChangeLog(client);
+    const pruned = before === null ? 0 : (await client.query(`delete from ${CHANGE_LOG_SCHEMA}.transactions where xid in (select xid from ${CHANGE_LOG_SCHEMA}.transactions for update skip locked)`)).rowCount;
+    if (before === null || pruned === 0) {
+      await client.query('rollback');
+      return null;
+    }
+    await client.query(`select pg_catalog.nextval('${CHANGE_LOG_SCHEMA}.prunes')`);
+    const after = await readChangeLog(client);
+    await client.query('commit');
+    return after === null ? null : { before: before.fingerprint, after: after.fingerprint };
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    if ((error as { code?: string }).code === '40001') return null;
+    throw error;
+  } finally {
+    client.release();
+  }
 }

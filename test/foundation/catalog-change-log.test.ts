@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relationKey } from '../../src/pg/catalog.js';
 import { CatalogCache } from '../../src/pg/catalog-cache.js';
-import { CHANGE_LOG_TRIGGER, installCatalogChangeLog, readChangeLog } from '../../src/pg/catalog-change-log.js';
+import { CHANGE_LOG_SCHEMA, CHANGE_LOG_TRIGGER, installCatalogChangeLog, pruneChangeLog, readChangeLog } from '../../src/pg/catalog-change-log.js';
 import { createPool } from '../../src/pg/pool.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 
@@ -88,15 +88,48 @@ describe('the catalog change log', () => {
     expect(await fingerprint()).toBe(inside);
   });
 
-  it('empties itself past a thousand rows, a change committed after the read still showing', async () => {
-    await db.sql("insert into service_catalog.catalog_changes (xid) select ((1000000000000 + g)::text)::xid8 from generate_series(1, 1000) g");
+  it('is emptied past a thousand rows outside the reading transaction, each emptied log reading differently from the last', async () => {
+    const fill = () => db.sql(`insert into ${CHANGE_LOG_SCHEMA}.transactions (xid) select ((1000000000000 + g)::text)::xid8 from generate_series(1, 1000) g on conflict do nothing`);
+    await fill();
     const full = (await readChangeLog(db.pool))!;
-    expect(full.after).not.toBe(full.fingerprint);
-    expect((await readChangeLog(db.pool))!.fingerprint).toBe(full.after);
-    await db.sql('create table cl_after (id integer)');
-    expect(await fingerprint()).not.toBe(full.after);
-    const quiet = (await readChangeLog(db.pool))!;
-    expect(quiet.after).toBe(quiet.fingerprint);
+    expect(full.pruneDue).toBe(true);
+    const pruned = (await pruneChangeLog(db.pool))!;
+    expect(pruned.before).toBe(full.fingerprint);
+    expect(await fingerprint()).toBe(pruned.after);
+    expect((await readChangeLog(db.pool))!.pruneDue).toBe(false);
+    await fill();
+    await db.sql('create table cl_after_prune (id integer)');
+    const again = (await pruneChangeLog(db.pool))!;
+    // Empty again, and yet not the emptied log of before: the DDL in between shows.
+    expect(again.after).not.toBe(pruned.after);
+    expect(await pruneChangeLog(db.pool)).toBeNull();
+  });
+
+  it('lets an instance that last read an emptied log see DDL another instance noted and emptied since', async () => {
+    const a = new CatalogCache({ changeLog: true });
+    const b = new CatalogCache({ changeLog: true });
+    await db.sql(`insert into ${CHANGE_LOG_SCHEMA}.transactions (xid) select ((2000000000000 + g)::text)::xid8 from generate_series(1, 1000) g`);
+    await a.read(db.pool);
+    await a.prune(db.pool);
+    const seenByA = await a.read(db.pool);
+    await db.sql('create table cl_migrated (id integer)');
+    await db.sql(`insert into ${CHANGE_LOG_SCHEMA}.transactions (xid) select ((3000000000000 + g)::text)::xid8 from generate_series(1, 1000) g`);
+    await b.read(db.pool);
+    await b.prune(db.pool);
+    const now = await a.read(db.pool);
+    expect(now).not.toBe(seenByA);
+    expect(now.relations.has(relationKey('public', 'cl_migrated'))).toBe(true);
+  });
+
+  it('reads differently after its table was truncated or its function altered, and not at all while the function runs as its caller', async () => {
+    const before = await fingerprint();
+    await db.sql(`truncate ${CHANGE_LOG_SCHEMA}.transactions`);
+    const truncated = await fingerprint();
+    expect(truncated).not.toBe(before);
+    await db.sql(`alter function ${CHANGE_LOG_SCHEMA}.note() security invoker`);
+    expect(await readChangeLog(db.pool)).toBeNull();
+    await db.sql(`alter function ${CHANGE_LOG_SCHEMA}.note() security definer`);
+    expect(await fingerprint()).not.toBe(truncated);
   });
 
   it('is not read while its trigger is disabled, dropped or its table gone, and a trigger made again reads differently', async () => {
@@ -112,7 +145,7 @@ describe('the catalog change log', () => {
     expect(await installCatalogChangeLog(db.pool)).toBe(true);
     expect(await fingerprint()).not.toBe(enabled);
 
-    await db.sql('drop table service_catalog.catalog_changes');
+    await db.sql(`drop table ${CHANGE_LOG_SCHEMA}.transactions`);
     // The user's DDL goes on while the log cannot note it.
     await db.sql('create table cl_unnoted (id integer)');
     expect(await readChangeLog(db.pool)).toBeNull();
@@ -145,7 +178,7 @@ describe('the catalog change log', () => {
 
   it('is not read by a role that may not read and empty its table, which scans instead', async () => {
     const role = `cl_reader_${Date.now()}`;
-    await db.sql(`create role ${role}; grant usage on schema service_catalog to ${role}; grant select on service_catalog.catalog_changes to ${role}`);
+    await db.sql(`create role ${role}; grant usage on schema ${CHANGE_LOG_SCHEMA} to ${role}; grant select on ${CHANGE_LOG_SCHEMA}.transactions to ${role}; grant select, usage on ${CHANGE_LOG_SCHEMA}.prunes to ${role}`);
     const client = await db.pool.connect();
     try {
       await client.query('begin');
@@ -157,6 +190,20 @@ describe('the catalog change log', () => {
       await client.query('rollback');
       client.release();
       await db.sql(`drop owned by ${role}; drop role ${role}`);
+    }
+  });
+
+  it('is not installed in a schema another role owns, whose owner could replace what the superuser\'s function writes to', async () => {
+    const other = await createTestDatabase();
+    const role = `cl_squatter_${Date.now()}`;
+    try {
+      await other.sql(`create role ${role}; create schema ${CHANGE_LOG_SCHEMA} authorization ${role}`);
+      expect(await installCatalogChangeLog(other.pool)).toBe(false);
+      expect(await readChangeLog(other.pool)).toBeNull();
+      expect((await other.sql(`select count(*)::int as n from pg_catalog.pg_event_trigger where evtname = '${CHANGE_LOG_TRIGGER}'`)).rows[0].n).toBe(0);
+    } finally {
+      await other.drop();
+      await db.sql(`drop role if exists ${role}`);
     }
   });
 
