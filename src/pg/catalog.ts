@@ -134,7 +134,8 @@ export function relationKey(schema: string, name: string): string {
   return key;
 }
 
-const SYSTEM_SCHEMAS = "('pg_catalog', 'information_schema', 'service_catalog', 'pg_toast')";
+/** Schemas of PostgreSQL and of the engine (service_catalog_changes: the catalog change log's), never the user's. */
+const SYSTEM_SCHEMAS = "('pg_catalog', 'information_schema', 'service_catalog', 'service_catalog_changes', 'pg_toast')";
 
 const INTROSPECTION_SQL = `
 select json_build_object(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { relationKey } from '../../src/pg/catalog.js';
+import { introspectCatalog, relationKey } from '../../src/pg/catalog.js';
 import { CatalogCache } from '../../src/pg/catalog-cache.js';
 import { CHANGE_LOG_SCHEMA, CHANGE_LOG_TRIGGER, installCatalogChangeLog, pruneChangeLog, readChangeLog } from '../../src/pg/catalog-change-log.js';
 import { createPool } from '../../src/pg/pool.js';
@@ -24,6 +24,12 @@ async function fingerprint(): Promise<string> {
 }
 
 describe('the catalog change log', () => {
+  it('is none of the user\'s tables and functions', async () => {
+    const catalog = await introspectCatalog(db.pool);
+    expect([...catalog.relations.values()].filter((relation) => relation.schema === CHANGE_LOG_SCHEMA)).toEqual([]);
+    expect([...catalog.functions.keys()].filter((key) => key.startsWith(`${CHANGE_LOG_SCHEMA}.`))).toEqual([]);
+  });
+
   it('is left as it is by a second installation', async () => {
     const before = await fingerprint();
     expect(await installCatalogChangeLog(db.pool)).toBe(true);

@@ -13,7 +13,7 @@ export interface ForeignKey {
   toColumns: string[];
 }
 
-const USER_SCHEMAS = "table_schema not in ('pg_catalog', 'information_schema', 'service_catalog') and table_schema not like 'pg\\_%'";
+const USER_SCHEMAS = "table_schema not in ('pg_catalog', 'information_schema', 'service_catalog', 'service_catalog_changes') and table_schema not like 'pg\\_%'";
 
 /** Every table and view of the user's schemas (read through run_sql, as Hasura's console does). */
 export async function listTables(client: EngineClient): Promise<DatabaseTable[]> {
