@@ -19,6 +19,9 @@ export const CHANGE_LOG_SCHEMA = 'service_catalog_changes';
 /** Serialises the installation across instances starting together (an arbitrary constant). */
 const INSTALL_LOCK_KEY = 7_234_003;
 
+const LOCK_NOT_AVAILABLE = '55P03';
+const UNDEFINED_TABLE = '42P01';
+
 /** Past this many rows the log is emptied after the operation that read it (pruneChangeLog). */
 const PRUNE_AT = 1_000;
 
@@ -75,8 +78,8 @@ select concat_ws('.', t.oid, t.xmin, p.xmin, c.oid, pg_catalog.pg_relation_filen
  * reads as changed, which only introspects once more.
  */
 const READ_SQL = `
-select concat_ws(':', (${IDENTITY_SQL}), (select last_value || '.' || is_called from ${CHANGE_LOG_SCHEMA}.prunes),
-                 count(*), coalesce(sum(pg_catalog.hashint8extended(xid::text::bigint, 0)), 0)) as fingerprint,
+select (${IDENTITY_SQL}) || ':' || (select last_value || '.' || is_called from ${CHANGE_LOG_SCHEMA}.prunes) || ':' ||
+       count(*) || ':' || coalesce(sum(pg_catalog.hashint8extended(xid::text::bigint, 0)), 0) as fingerprint,
        count(*) as rows
   from ${CHANGE_LOG_SCHEMA}.transactions`;
 
@@ -140,16 +143,22 @@ export async function readChangeLog(db: Pool | PoolClient): Promise<ChangeLogRea
 
 /**
  * Empties the log in a transaction of its own (never the caller's, whose rows it would hold
- * locked), taking the rows one snapshot sees and no other reader is taking (skip locked),
- * and counting the prune; returns the fingerprints before and after, both of that snapshot,
- * or null when nothing was pruned. Best effort: a prune that loses to another one gives up.
+ * locked) and counts the prune; returns the fingerprints before and after, both of the
+ * transaction's snapshot, or null when nothing was pruned. One prune at a time, locked
+ * before the snapshot is taken: the count of prunes is read as it is now, so a concurrent
+ * prune's count, with rows it removed that this snapshot never saw (a change noted
+ * meanwhile), would make this one's "after" match a log that holds that change. The lock
+ * lets the trigger's inserts through. Best effort: a prune that finds another one running
+ * gives up.
  */
 export async function pruneChangeLog(pool: Pool): Promise<{ before: string; after: string } | null> {
   const client = await pool.connect();
+  let broken = false;
   try {
     await client.query('begin isolation level repeatable read');
+    await client.query(`lock table ${CHANGE_LOG_SCHEMA}.transactions in share update exclusive mode nowait`);
     const before = await readChangeLog(client);
-    const pruned = before === null ? 0 : (await client.query(`delete from ${CHANGE_LOG_SCHEMA}.transactions where xid in (select xid from ${CHANGE_LOG_SCHEMA}.transactions for update skip locked)`)).rowCount;
+    const pruned = before === null ? 0 : (await client.query(`delete from ${CHANGE_LOG_SCHEMA}.transactions`)).rowCount;
     if (before === null || pruned === 0) {
       await client.query('rollback');
       return null;
@@ -159,10 +168,11 @@ export async function pruneChangeLog(pool: Pool): Promise<{ before: string; afte
     await client.query('commit');
     return after === null ? null : { before: before.fingerprint, after: after.fingerprint };
   } catch (error) {
-    await client.query('rollback').catch(() => undefined);
-    if ((error as { code?: string }).code === '40001') return null;
+    broken = await client.query('rollback').then(() => false, () => true);
+    // Another prune holds the log, or the log went away since it was found due.
+    if ([LOCK_NOT_AVAILABLE, UNDEFINED_TABLE].includes((error as { code?: string }).code ?? '')) return null;
     throw error;
   } finally {
-    client.release();
+    client.release(broken);
   }
 }

@@ -111,6 +111,26 @@ describe('the catalog change log', () => {
     expect(await pruneChangeLog(db.pool)).toBeNull();
   });
 
+  it('is emptied by one prune at a time: another gives up and leaves the log as it is', async () => {
+    await db.sql(`insert into ${CHANGE_LOG_SCHEMA}.transactions (xid) select ((4000000000000 + g)::text)::xid8 from generate_series(1, 1000) g`);
+    const before = await fingerprint();
+    const holder = await db.pool.connect();
+    try {
+      await holder.query('begin');
+      await holder.query(`lock table ${CHANGE_LOG_SCHEMA}.transactions in share update exclusive mode`);
+      // The trigger's inserts go through meanwhile.
+      await db.sql('create table cl_during_prune (id integer)');
+      const during = await fingerprint();
+      expect(during).not.toBe(before);
+      expect(await pruneChangeLog(db.pool)).toBeNull();
+      expect(await fingerprint()).toBe(during);
+    } finally {
+      await holder.query('rollback');
+      holder.release();
+    }
+    expect(await pruneChangeLog(db.pool)).not.toBeNull();
+  });
+
   it('lets an instance that last read an emptied log see DDL another instance noted and emptied since', async () => {
     const a = new CatalogCache({ changeLog: true });
     const b = new CatalogCache({ changeLog: true });
