@@ -8,7 +8,7 @@ import { ensureKv } from '../../src/bus/jetstream.js';
 import { encodeJson } from '../../src/bus/wire.js';
 import { encodeJsonWithRaw } from '../../src/bus/raw-json.js';
 import { MetadataStore } from '../../src/metadata/store.js';
-import { installCatalogChangeLog } from '../../src/pg/catalog-change-log.js';
+import { CHANGE_LOG_SCHEMA, installCatalogChangeLog } from '../../src/pg/catalog-change-log.js';
 import { postgresUnavailable } from '../../src/pg/errors.js';
 import type { BoundedPool } from '../../src/pg/bounded-client.js';
 import { FairShare } from '../../src/pg/fair-share.js';
@@ -56,7 +56,7 @@ export const schemaActor: Actor = {
     const ask = () => actorRequest(bus, { requestId: Bus.newRequestId(), timeoutMs: config.busTimeoutMs });
     const outages = await probeRemoteSchemas(pool, (await store.read()).metadata, ask(), log);
     const metrics = context.metrics;
-    if (config.catalogChangeLog && !(await installCatalogChangeLog(pool))) log.info('the catalog change log needs a superuser to install its event trigger: metadata operations scan the system catalogs instead');
+    if (config.catalogChangeLog && !(await installCatalogChangeLog(pool))) log.info(`the catalog change log is not installed (it needs a superuser, owning schema ${CHANGE_LOG_SCHEMA} if it exists): metadata operations scan the system catalogs instead`);
     const host = await SchemaHost.load(store, pool, log, { changeLog: config.catalogChangeLog }, { permissionsEnabled: config.enableRemoteSchemaPermissions, outages }, { inferFunctionPermissions: config.inferFunctionPermissions, enableAllowlist: config.enableAllowlist, stringifyNumericTypes: config.stringifyNumericTypes, log, ...(metrics === undefined ? {} : { onPlanCache: (hit: boolean) => metrics.recordPlanCache(hit) }) }, ask);
     const subjects = bus.subjects;
 

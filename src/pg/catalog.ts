@@ -1,3 +1,4 @@
+import { CHANGE_LOG_SCHEMA } from './catalog-change-log.js';
 import type { Pool, PoolClient } from './pool.js';
 
 /**
@@ -134,8 +135,8 @@ export function relationKey(schema: string, name: string): string {
   return key;
 }
 
-/** Schemas of PostgreSQL and of the engine (service_catalog_changes: the catalog change log's), never the user's. */
-const SYSTEM_SCHEMAS = "('pg_catalog', 'information_schema', 'service_catalog', 'service_catalog_changes', 'pg_toast')";
+/** Schemas of PostgreSQL and of the engine (the catalog change log's among them), never the user's. */
+const SYSTEM_SCHEMAS = `('pg_catalog', 'information_schema', 'service_catalog', '${CHANGE_LOG_SCHEMA}', 'pg_toast')`;
 
 const INTROSPECTION_SQL = `
 select json_build_object(
