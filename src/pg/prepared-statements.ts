@@ -1,4 +1,4 @@
-import type { QueryResult, QueryResultRow } from 'pg';
+import pg, { type QueryResult, type QueryResultRow } from 'pg';
 import type { PoolClient } from './pool.js';
 import { quoteIdent } from './quote.js';
 
@@ -43,11 +43,25 @@ export async function queryNamed<R extends QueryResultRow>(client: PoolClient, s
   const known = prepared.delete(statement.name);
   if (!known && prepared.size >= capacity) await evict(client, connection, prepared, Math.max(1, Math.ceil(capacity / 10)));
   try {
-    return await client.query<R>(statement);
+    return await submitNamed<R>(client, statement);
   } finally {
     // A statement that failed to parse is not prepared; one that failed when executed is.
     if (connection.parsedStatements[statement.name] !== undefined) prepared.set(statement.name, true);
   }
+}
+
+/**
+ * Submits the statement as a query object built from its text. Given a config object,
+ * node-postgres copies it property descriptor by property descriptor, which cost about a
+ * tenth of the engine's CPU per request by primary key (test/bench/profile.ts); a text is
+ * taken as it is.
+ */
+function submitNamed<R extends QueryResultRow>(client: PoolClient, statement: NamedStatement): Promise<QueryResult<R>> {
+  return new Promise((resolve, reject) => {
+    const query = new pg.Query<R>(statement.text, statement.values, (error, result) => (error === undefined || error === null ? resolve(result) : reject(error)));
+    (query as unknown as { name: string }).name = statement.name;
+    client.query(query);
+  });
 }
 
 async function evict(client: PoolClient, connection: ParsingConnection, prepared: Map<string, true>, count: number): Promise<void> {

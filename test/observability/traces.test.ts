@@ -101,6 +101,16 @@ describe('OpenTelemetry traces across two engine processes', () => {
     expect(JSON.stringify(statement.attributes)).not.toMatch(/select|author/i);
   });
 
+  it('keeps a statement span open until PostgreSQL answered, and marks it failed by the SQLSTATE', async () => {
+    const traceId = '5b8efff798038103d269b633813fc60d';
+    // An invalid regular expression passes validation and fails in PostgreSQL (2201B).
+    const answer = await graphql({ query: '{ author(where: {name: {_regex: "("}}) { id } }' }, { traceparent: `00-${traceId}-eee19b7ec3c1b175-01` });
+    expect(answer.status).toBe(200);
+    expect((answer.json as { errors?: unknown[] }).errors).toHaveLength(1);
+    const statement = await eventually(() => spansOf(traceId).find((span) => span.name.startsWith('sql ')), 10_000, 'the statement span');
+    expect(statement.attributes['error.type']).toBe('2201B');
+  });
+
   it('marks the request span failed, by the error code, when /v1/graphql answers errors with HTTP 200', async () => {
     const traceId = '5b8efff798038103d269b633813fc60c';
     const answer = await graphql({ query: '{ no_such_field }' }, { traceparent: `00-${traceId}-eee19b7ec3c1b174-01` });
