@@ -1,4 +1,4 @@
-import { gatherFunctionFacts, trackedKeysOf } from '../../../src/functions/facts.js';
+import { gatherFunctionFacts, trackedKeysForFunctions } from '../../../src/functions/facts.js';
 import { computedFieldFunction, describeComputedField } from '../../../src/functions/rules/computed-field-rules.js';
 import { describeFunction } from '../../../src/functions/rules/function-rules.js';
 import { quoted } from '../../../src/metadata/names.js';
@@ -14,7 +14,7 @@ import type { InconsistentObject } from './inconsistency.js';
  */
 export function withFunctionsChecked(metadata: Metadata, catalog: Catalog, inconsistencies: InconsistentObject[]): Metadata {
   const source = metadata.sources[0]!;
-  const tracked = trackedKeysOf(source.tables);
+  const tracked = trackedKeysForFunctions(source);
   const tables = source.tables.map((entry) => withComputedFieldsChecked(entry, source.name, catalog, tracked, inconsistencies));
   const functions = (source.functions ?? []).filter((entry) => {
     const verdict = describeFunction(entry, gatherFunctionFacts(catalog, entry.function, tracked));

@@ -1,7 +1,7 @@
 import type { FunctionEntry, Metadata, QualifiedName, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog, type CatalogColumn } from '../../../src/pg/catalog.js';
 import type { ArgumentSlot, FunctionDescription, SqlTypeRef } from '../../../src/functions/description.js';
-import { gatherFunctionFacts, trackedKeysOf } from '../../../src/functions/facts.js';
+import { gatherFunctionFacts, trackedKeysForFunctions, trackedKeysOf } from '../../../src/functions/facts.js';
 import { computedFieldFunction, describeComputedField } from '../../../src/functions/rules/computed-field-rules.js';
 import { describeFunction } from '../../../src/functions/rules/function-rules.js';
 import { isGraphqlName } from '../../../src/graphql/name.js';
@@ -54,7 +54,7 @@ export interface FunctionsModel {
 
 export function buildFunctionsModel(metadata: Metadata, catalog: Catalog): FunctionsModel {
   const source = metadata.sources[0];
-  const tracked = trackedKeysOf(source?.tables ?? []);
+  const tracked = trackedKeysForFunctions(source);
   const computedFields = new Map<string, ComputedFieldModel[]>();
   for (const entry of source?.tables ?? []) {
     const fields = computedFieldModels(entry, catalog, tracked);

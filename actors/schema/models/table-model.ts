@@ -106,11 +106,12 @@ const tableModels = new TableMemo<TableModel | null>();
 export function buildSourceModel(metadata: Metadata, catalog: Catalog, enumRows: EnumTableRows = NO_ENUM_ROWS): SourceModel {
   const tables = new Map<string, TableModel>();
   const enums = enumReferences(metadata, catalog, enumRows);
+  const inheritedRoles = inheritedRolesOf(metadata);
   for (const entry of metadata.sources[0]?.tables ?? []) {
     const relation = catalog.relations.get(relationKey(entry.table.schema, entry.table.name));
     if (relation === undefined) continue;
     const model = tableModels.get(entry, catalog.relations, () => tableModel(entry, relation, catalog, enums), enumsReferencedBy(relation, enums));
-    if (model !== null) tables.set(model.key, withInheritedRoles(model, inheritedRolesOf(metadata)));
+    if (model !== null) tables.set(model.key, withInheritedRoles(model, inheritedRoles));
   }
   return { tables, functions: buildFunctionsModel(metadata, catalog) };
 }
@@ -166,6 +167,8 @@ export function rootFieldsOf(configuration: TableConfiguration, typeName: string
 /** The enum each tracked enum table with rows makes, by the table's key, with the primary key column the references name. */
 function enumReferences(metadata: Metadata, catalog: Catalog, enumRows: EnumTableRows): Map<string, { column: string; reference: EnumReference }> {
   const enums = new Map<string, { column: string; reference: EnumReference }>();
+  // Every metadata operation builds the model: with no enum table's rows read, nothing to walk.
+  if (enumRows.size === 0) return enums;
   for (const entry of metadata.sources[0]?.tables ?? []) {
     const key = relationKey(entry.table.schema, entry.table.name);
     const read = enumRows.get(key);
