@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
 import type { PoolClient } from '../pg/pool.js';
+import { answerOf, isSubmittedQuery } from '../pg/submitted-query.js';
 import { SpanKind, traced, type TraceContext } from './tracer.js';
 
 /**
@@ -18,41 +18,19 @@ export function tracedClient(client: PoolClient, trace: TraceContext): PoolClien
       return (...args: unknown[]) => {
         const { label, attributes } = describeStatement(args[0]);
         const options = { kind: SpanKind.CLIENT, attributes };
-        const submitted = args[0] as Partial<SubmittedQuery>;
-        if (typeof submitted.submit !== 'function' || typeof submitted.callback !== 'function') {
-          return traced(`sql ${label}`, trace, options, () => (target.query as (...a: unknown[]) => Promise<unknown>)(...args));
-        }
-        // node-postgres hands a query object back at once and answers through its callback: the span lasts until then.
-        const query = submitted as SubmittedQuery;
+        const query = args[0];
+        if (!isSubmittedQuery(query)) return traced(`sql ${label}`, trace, options, () => (target.query as (...a: unknown[]) => Promise<unknown>)(...args));
+        // The span lasts until the statement is answered; the caller hears of it through the query's callback.
         const answer = query.callback;
-        void traced(
-          `sql ${label}`,
-          trace,
-          options,
-          () =>
-            new Promise((resolve, reject) => {
-              query.callback = (error, result) => {
-                if (error === undefined || error === null) resolve(result);
-                else reject(error);
-                answer(error, result);
-              };
-              try {
-                target.query(query as unknown as pg.Submittable);
-              } catch (error) {
-                query.callback(error as Error);
-              }
-            }),
-        ).catch(() => undefined);
+        void traced(`sql ${label}`, trace, options, async () => {
+          const { error, result } = await answerOf(target, query);
+          answer(error, result);
+          if (error !== undefined && error !== null) throw error;
+        }).catch(() => undefined);
         return query;
       };
     },
   });
-}
-
-/** A query object node-postgres runs as it is (`pg.Query`), answering through its callback. */
-interface SubmittedQuery {
-  submit: (connection: unknown) => void;
-  callback: (error: Error | null | undefined, result?: unknown) => void;
 }
 
 function describeStatement(statement: unknown): { label: string; attributes: Record<string, string> } {

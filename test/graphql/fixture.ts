@@ -5,6 +5,7 @@ import { checkConsistency } from '../../actors/schema/consistency/check.js';
 import { buildGraphqlEngine, type GraphqlEngine } from '../../actors/schema/execution/engine.js';
 import type { Metadata } from '../../src/metadata/types.js';
 import { introspectCatalog } from '../../src/pg/catalog.js';
+import { answerOf, isSubmittedQuery } from '../../src/pg/submitted-query.js';
 import type { Pool } from '../../src/pg/pool.js';
 import { makeSession } from '../../src/session/session.js';
 import { testBoundedPool } from '../harness/bounded-pool.js';
@@ -88,8 +89,15 @@ export async function setupGraphqlFixture(options: FixtureOptions = {}): Promise
               const query = typeof config === 'string' ? { text: config } : config;
               statements.push({ text: query.text, values: query.values ?? [] });
               if (options.rollback !== true || inTransaction) return client.query(query);
-              // A statement that is its own transaction, undone.
+              // A statement that is its own transaction, undone before its caller hears the answer.
               await client.query('begin');
+              if (isSubmittedQuery(query)) {
+                const answer = query.callback;
+                const { error, result } = await answerOf(client, query);
+                await client.query('rollback');
+                answer(error, result);
+                return query;
+              }
               try {
                 return await client.query(query);
               } finally {
