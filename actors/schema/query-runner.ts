@@ -30,6 +30,8 @@ interface Draft {
   catalogReloaded: boolean;
   /** The request's database transaction (with the metadata writers' lock); null for read-only requests. */
   transaction: PoolClient | null;
+  /** An operation ran the caller's SQL on the transaction's connection (Operation.runsCallerSql). */
+  callerSql?: true;
 }
 
 const MAX_ATTEMPTS = 5;
@@ -142,7 +144,7 @@ async function finish(draft: Draft, outcome: 'commit' | 'rollback'): Promise<voi
   draft.transaction = null;
   try {
     await client.query(outcome);
-    client.release();
+    client.release(draft.callerSql === true);
   } catch (error) {
     client.release(error as Error);
     if (outcome === 'commit') throw error;
@@ -171,6 +173,7 @@ async function apply(
     return responses;
   }
   const operation = findOperation(request.type, request.version, path);
+  if (operation.runsCallerSql === true) draft.callerSql = true;
   const raw = request.args ?? {};
   const args = validate<unknown>(operation.argsSchema, operation.upgradeArgs ? operation.upgradeArgs(raw) : raw, argsPath);
   const context: OperationContext = {

@@ -57,11 +57,28 @@ export async function queryNamed<R extends QueryResultRow>(client: PoolClient, s
  * taken as it is.
  */
 function submitNamed<R extends QueryResultRow>(client: PoolClient, statement: NamedStatement): Promise<QueryResult<R>> {
-  return new Promise((resolve, reject) => {
+  return new Promise<QueryResult<R>>((resolve, reject) => {
     const query = new pg.Query<R>(statement.text, statement.values, (error, result) => (error === undefined || error === null ? resolve(result) : reject(error)));
     (query as unknown as { name: string }).name = statement.name;
     client.query(query);
+  }).catch((error: unknown) => {
+    // As node-postgres' own promise does: the stack then leads to the caller, not to the socket.
+    if (error instanceof Error) Error.captureStackTrace(error);
+    throw error;
   });
+}
+
+/**
+ * Drops every statement prepared on the client's connection, and node-postgres' and this
+ * module's record of them, after SQL the engine did not write ran there: a `DEALLOCATE ALL`
+ * in it would leave node-postgres binding names the server no longer has (26000). Not
+ * transactional: it holds whatever the transaction does next.
+ */
+export async function forgetPreparedStatements(client: PoolClient): Promise<void> {
+  const connection = (client as unknown as { connection: ParsingConnection }).connection;
+  await client.query('deallocate all');
+  connection.parsedStatements = {};
+  preparedOn.delete(connection);
 }
 
 async function evict(client: PoolClient, connection: ParsingConnection, prepared: Map<string, true>, count: number): Promise<void> {

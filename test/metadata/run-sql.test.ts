@@ -83,6 +83,26 @@ describe('run_sql', () => {
     expect(result.json).toEqual([{ result_type: 'CommandOk', result: null }, { message: 'success' }]);
   });
 
+  it('leaves the engine able to run its own statements after the SQL deallocates them', async () => {
+    // Operations before it prepare the engine's named statements on the pooled connections.
+    await runSql('create table depot (id int primary key, name text)');
+    for (let round = 0; round < 3; round++) {
+      const result = await engine.query({
+        type: 'bulk',
+        args: [
+          { type: 'run_sql', args: { sql: `deallocate all; alter table depot add column c${round} int` } },
+          { type: 'track_table', args: { name: 'depot' } },
+          { type: 'untrack_table', args: { table: 'depot' } },
+        ],
+      });
+      expect(result.status, JSON.stringify(result.json)).toBe(200);
+    }
+    expect((await engine.query({ type: 'track_table', args: { name: 'depot' } })).status).toBe(200);
+    const answer = await engine.graphql({ query: '{ depot { id c2 } }' });
+    expect(answer.json).toEqual({ data: { depot: [] } });
+    expect((await engine.query({ type: 'untrack_table', args: { table: 'depot' } })).status).toBe(200);
+  });
+
   it('in a failing bulk, commits neither the SQL nor the metadata', async () => {
     const result = await engine.query({
       type: 'bulk',

@@ -68,6 +68,12 @@ export interface Operation<A = never> {
    * admin only.
    */
   readonly dataApi?: boolean;
+  /**
+   * Runs SQL the caller wrote on the request's connection, which may change the session
+   * beyond the transaction (`DEALLOCATE ALL` drops the named statements node-postgres
+   * believes prepared, `SET` outlives it): that connection is closed, not pooled again.
+   */
+  readonly runsCallerSql?: boolean;
   /** Rewrites an older accepted form of the args into the current one before validation. */
   readonly upgradeArgs?: (args: unknown) => unknown;
   run(args: A, context: OperationContext): Promise<OperationOutcome>;

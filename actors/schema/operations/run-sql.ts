@@ -2,6 +2,7 @@ import pg from 'pg';
 import { errors } from '../../../src/errors/errors.js';
 import { ServiceError } from '../../../src/errors/service-error.js';
 import { displayName } from '../../../src/metadata/names.js';
+import { forgetPreparedStatements } from '../../../src/pg/prepared-statements.js';
 import { newInconsistencies, type InconsistentObject } from '../consistency/inconsistency.js';
 import type { Operation, OperationContext } from './operation.js';
 import { renamedMetadata } from './renamed-metadata.js';
@@ -37,6 +38,7 @@ function describe(item: InconsistentObject): string {
 export const runSql: Operation<RunSqlArgs> = {
   type: 'run_sql',
   argsSchema: 'query/run_sql',
+  runsCallerSql: true,
   async run(args, context) {
     const client = await context.transaction();
     if (args.read_only === true) await client.query('set transaction read only');
@@ -52,6 +54,8 @@ export const runSql: Operation<RunSqlArgs> = {
     } catch (error) {
       throw postgresError(error, args.sql, context.argsPath);
     }
+    // The SQL may have deallocated what the engine prepared on this connection, which the checks below use.
+    await forgetPreparedStatements(client);
     const last = results[results.length - 1];
     const response = last === undefined || last.fields.length === 0
       ? { result_type: 'CommandOk', result: null }
