@@ -5,7 +5,7 @@ import { checkConsistency } from '../../actors/schema/consistency/check.js';
 import { buildGraphqlEngine, type GraphqlEngine } from '../../actors/schema/execution/engine.js';
 import type { Metadata } from '../../src/metadata/types.js';
 import { introspectCatalog } from '../../src/pg/catalog.js';
-import { answerOf, isSubmittedQuery } from '../../src/pg/submitted-query.js';
+import { answerOf, isSubmittedQuery, type Answer } from '../../src/pg/submitted-query.js';
 import type { Pool } from '../../src/pg/pool.js';
 import { makeSession } from '../../src/session/session.js';
 import { testBoundedPool } from '../harness/bounded-pool.js';
@@ -90,14 +90,20 @@ export async function setupGraphqlFixture(options: FixtureOptions = {}): Promise
               statements.push({ text: query.text, values: query.values ?? [] });
               if (options.rollback !== true || inTransaction) return client.query(query);
               // A statement that is its own transaction, undone before its caller hears the answer.
-              await client.query('begin');
               if (isSubmittedQuery(query)) {
                 const answer = query.callback;
-                const { error, result } = await answerOf(client, query);
-                await client.query('rollback');
-                answer(error, result);
+                let heard: Answer = { error: undefined };
+                try {
+                  await client.query('begin');
+                  heard = await answerOf(client, query);
+                  await client.query('rollback');
+                } catch (error) {
+                  heard = { error: heard.error ?? (error as Error) };
+                }
+                answer(heard.error, heard.result);
                 return query;
               }
+              await client.query('begin');
               try {
                 return await client.query(query);
               } finally {
