@@ -1,4 +1,5 @@
 import { relationKey } from '../pg/catalog.js';
+import { changedSpan } from './changed-span.js';
 import type { Metadata, QualifiedName, TableEntry } from './types.js';
 
 /** A table entry to store, in the source it belongs to. */
@@ -26,6 +27,8 @@ export interface TableChanges {
   inserted: InsertedEntry[];
   /** Entries gone from their source. */
   removed: { source: string; schema: string; name: string }[];
+  /** Whether a changed entry's event triggers changed. */
+  triggersChanged: boolean;
 }
 
 /**
@@ -43,7 +46,7 @@ const MOST_ENTRIES_ONE_BY_ONE = 64;
  */
 export function tableChanges(base: Metadata, next: Metadata): TableChanges | null {
   if (base.sources.length !== next.sources.length) return null;
-  const changes: TableChanges = { changed: [], inserted: [], removed: [] };
+  const changes: TableChanges = { changed: [], inserted: [], removed: [], triggersChanged: false };
   for (let index = 0; index < next.sources.length; index++) {
     const before = base.sources[index]!;
     const after = next.sources[index]!;
@@ -54,18 +57,24 @@ export function tableChanges(base: Metadata, next: Metadata): TableChanges | nul
   return changes;
 }
 
+/**
+ * Only the span the edit changed is compared by key (changed-span.ts): the entries around it
+ * are the same objects in the same order, stored as they are.
+ */
 function sourceChanges(source: string, before: readonly TableEntry[], after: readonly TableEntry[], changes: TableChanges): boolean {
+  const span = changedSpan(before, after);
   const places = new Map<string, number>();
-  before.forEach((entry, place) => places.set(relationKey(entry.table.schema, entry.table.name), place));
+  for (let place = span.start; place < span.beforeEnd; place++) places.set(relationKey(before[place]!.table.schema, before[place]!.table.name), place);
   const kept = new Set<number>();
-  let lastPlace = -1;
-  let lastKept: QualifiedName | null = null;
+  let lastPlace = span.start - 1;
+  let lastKept: QualifiedName | null = span.start > 0 ? before[span.start - 1]!.table : null;
   let waiting: TableEntry[] = [];
   const insertWaiting = (next: QualifiedName | null) => {
     waiting.forEach((entry, rank) => changes.inserted.push({ source, entry, after: lastKept, before: next, rank: rank + 1, of: waiting.length }));
     waiting = [];
   };
-  for (const entry of after) {
+  for (let index = span.start; index < span.afterEnd; index++) {
+    const entry = after[index]!;
     const place = places.get(relationKey(entry.table.schema, entry.table.name));
     if (place === undefined) {
       waiting.push(entry);
@@ -76,13 +85,16 @@ function sourceChanges(source: string, before: readonly TableEntry[], after: rea
       lastPlace = place;
       lastKept = entry.table;
       kept.add(place);
-      if (before[place] !== entry) changes.changed.push({ source, entry });
+      if (before[place] !== entry) {
+        changes.changed.push({ source, entry });
+        if (JSON.stringify(before[place]!.event_triggers) !== JSON.stringify(entry.event_triggers)) changes.triggersChanged = true;
+      }
     }
     if (changes.changed.length + changes.inserted.length + waiting.length > MOST_ENTRIES_ONE_BY_ONE) return false;
   }
-  insertWaiting(null);
-  before.forEach((entry, place) => {
-    if (!kept.has(place)) changes.removed.push({ source, schema: entry.table.schema, name: entry.table.name });
-  });
+  insertWaiting(span.afterEnd < after.length ? after[span.afterEnd]!.table : null);
+  for (let place = span.start; place < span.beforeEnd; place++) {
+    if (!kept.has(place)) changes.removed.push({ source, schema: before[place]!.table.schema, name: before[place]!.table.name });
+  }
   return true;
 }

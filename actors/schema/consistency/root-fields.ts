@@ -4,6 +4,7 @@ import { relationKey, type Catalog } from '../../../src/pg/catalog.js';
 import { trackedFunctionModels, type FunctionModel } from '../models/function-model.js';
 import { rootFieldsOf, tableTypeName } from '../models/table-model.js';
 import { TableMemo } from '../models/table-memo.js';
+import { changedSpan } from '../../../src/metadata/changed-span.js';
 
 /** A root field name, with the root it lives in: a query and a mutation field may share a name. */
 type RootName = `${'query' | 'mutation'}.${string}`;
@@ -37,70 +38,91 @@ export function nameTaken(metadata: Metadata, catalog: Catalog, owner: NameOwner
   const tables = metadata.sources[0]?.tables ?? [];
   const functions = [...trackedFunctionModels(metadata, catalog).values()];
   const functionNames = (fn: FunctionModel) => [`${fn.exposedAs}.${fn.fieldName}`, `${fn.exposedAs}.${fn.aggregateFieldName}`];
+  const ownsTable = (entry: TableEntry) => 'table' in owner && sameTable(entry.table, owner.table);
   const own: string[] = [];
-  for (const entry of tables) if ('table' in owner && sameTable(entry.table, owner.table)) own.push(...tableNamesOf(entry, catalog));
+  if ('table' in owner) for (const entry of tables) if (ownsTable(entry)) own.push(...tableNamesOf(entry, catalog));
   for (const fn of functions) if ('function' in owner && sameFunction(fn.function, owner.function)) own.push(...functionNames(fn));
-  // The owner's few names against every other object's, without a set of all of them.
+  // The owner's few names against every other object's: the tables' from the kept index of them.
+  const index = everyTableNames.update(tables, catalog);
   const taken = new Set<string>();
+  for (const name of own) if ((index.claimants.get(name) ?? []).some((entry) => !ownsTable(entry))) taken.add(name);
   const wanted = new Set(own);
-  const meet = (name: string) => {
-    if (wanted.has(name)) taken.add(name);
-  };
-  for (const entry of tables) if (!('table' in owner && sameTable(entry.table, owner.table))) for (const name of tableNamesOf(entry, catalog)) meet(name);
-  for (const fn of functions) if (!('function' in owner && sameFunction(fn.function, owner.function))) for (const name of functionNames(fn)) meet(name);
+  for (const fn of functions) {
+    if ('function' in owner && sameFunction(fn.function, owner.function)) continue;
+    for (const name of functionNames(fn)) if (wanted.has(name)) taken.add(name);
+  }
   const name = own.find((candidate) => taken.has(candidate));
   return name === undefined ? null : name.slice(name.indexOf('.') + 1);
 }
 
 /**
- * Which tables claim each name, kept from one check to the next and updated by the tables
+ * Which tables claim each name, kept from one use to the next and updated by the tables
  * that came or went: an operation changes a table or two, while a run over every name of
  * thousands of tables was tens of milliseconds on every operation. Names only one table
  * claims cannot clash, so the claiming order matters only among the tables that claim one
  * of the few contested names.
  */
-interface NameIndex {
-  relations: Catalog['relations'];
-  names: Map<TableEntry, readonly string[]>;
-  claimants: Map<string, TableEntry[]>;
+class NameIndex {
+  /** The catalog the names were worked out with; null while an update is under way, so that one that failed half way starts over. */
+  #relations: Catalog['relations'] | null = null;
+  /** The entries the index holds the names of, as last given. */
+  #entries: readonly TableEntry[] = [];
+  readonly names = new Map<TableEntry, readonly string[]>();
+  readonly claimants = new Map<string, TableEntry[]>();
   /** Names claimed more than once (by two tables, or twice by one). */
-  contested: Set<string>;
-}
+  readonly contested = new Set<string>();
 
-let kept: NameIndex | null = null;
+  update(entries: readonly TableEntry[], catalog: Catalog): this {
+    // A new catalog may change any table's names (a primary key gives `_by_pk` fields).
+    if (this.#relations !== catalog.relations) {
+      this.#entries = [];
+      this.names.clear();
+      this.claimants.clear();
+      this.contested.clear();
+    }
+    this.#relations = null;
+    // Only the span the edit changed can hold entries that came or went (changed-span.ts).
+    const span = changedSpan(this.#entries, entries);
+    const present = new Set(entries.slice(span.start, span.afterEnd));
+    for (const entry of this.#entries.slice(span.start, span.beforeEnd)) {
+      if (!present.has(entry)) this.#forget(entry);
+    }
+    for (const entry of present) if (!this.names.has(entry)) this.#learn(entry, catalog);
+    this.#entries = entries;
+    this.#relations = catalog.relations;
+    return this;
+  }
 
-function nameIndex(entries: readonly TableEntry[], catalog: Catalog): NameIndex {
-  // A new catalog may change any table's names (a primary key gives `_by_pk` fields).
-  const index: NameIndex = kept !== null && kept.relations === catalog.relations ? kept : { relations: catalog.relations, names: new Map(), claimants: new Map(), contested: new Set() };
-  // Let go while it is updated: a failure half way must not leave a wrong index behind.
-  kept = null;
-  const present = new Set(entries);
-  for (const [entry, names] of index.names) {
-    if (present.has(entry)) continue;
-    index.names.delete(entry);
+  #forget(entry: TableEntry): void {
+    const names = this.names.get(entry);
+    if (names === undefined) return;
+    this.names.delete(entry);
     for (const name of names) {
-      const claimants = index.claimants.get(name)!;
+      const claimants = this.claimants.get(name)!;
       claimants.splice(claimants.indexOf(entry), 1);
-      if (claimants.length === 0) index.claimants.delete(name);
-      if (claimants.length < 2) index.contested.delete(name);
+      if (claimants.length === 0) this.claimants.delete(name);
+      if (claimants.length < 2) this.contested.delete(name);
     }
   }
-  for (const entry of entries) {
-    if (index.names.has(entry)) continue;
+
+  #learn(entry: TableEntry, catalog: Catalog): void {
     const names = tableNamesOf(entry, catalog);
-    index.names.set(entry, names);
+    this.names.set(entry, names);
     for (const name of names) {
-      const claimants = index.claimants.get(name);
-      if (claimants === undefined) index.claimants.set(name, [entry]);
+      const claimants = this.claimants.get(name);
+      if (claimants === undefined) this.claimants.set(name, [entry]);
       else {
         claimants.push(entry);
-        index.contested.add(name);
+        this.contested.add(name);
       }
     }
   }
-  kept = index;
-  return index;
 }
+
+/** The names of the tables the consistency check serves (laterNameClaims). */
+const servedTableNames = new NameIndex();
+/** The names of every table of the metadata an operation is about to commit (nameTaken). */
+const everyTableNames = new NameIndex();
 
 /**
  * The tables whose type or root field name another table already claims (or that repeat a
@@ -110,7 +132,7 @@ function nameIndex(entries: readonly TableEntry[], catalog: Catalog): NameIndex 
  * custom one.
  */
 export function laterNameClaims(entries: readonly TableEntry[], catalog: Catalog): Map<TableEntry, { name: string; holder: QualifiedName }> {
-  const index = nameIndex(entries, catalog);
+  const index = servedTableNames.update(entries, catalog);
   const clashes = new Map<TableEntry, { name: string; holder: QualifiedName }>();
   if (index.contested.size === 0) return clashes;
   const contending = new Set<TableEntry>();

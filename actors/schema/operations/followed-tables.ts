@@ -1,4 +1,5 @@
-import type { Metadata, QualifiedName } from '../../../src/metadata/types.js';
+import { changedSpan } from '../../../src/metadata/changed-span.js';
+import type { Metadata, QualifiedName, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey } from '../../../src/pg/catalog.js';
 import type { PoolClient } from '../../../src/pg/pool.js';
 import { ensurePublication, followTables, releaseTables } from '../../../src/pg/replication/publication.js';
@@ -11,11 +12,14 @@ import { ensurePublication, followTables, releaseTables } from '../../../src/pg/
  * publication, the tables stay out and their subscriptions are polled.
  */
 export async function followTrackedTables(transaction: PoolClient, before: Metadata, after: Metadata): Promise<void> {
-  if (sameTrackedTables(before, after)) return;
-  const was = trackedTables(before);
-  const is = trackedTables(after);
-  const joined = [...is].filter(([key]) => !was.has(key)).map(([, table]) => table);
-  const left = [...was].filter(([key]) => !is.has(key)).map(([, table]) => table);
+  // Only the span the edit changed can hold tables that came or went (changed-span.ts).
+  const was = before.sources[0]?.tables ?? [];
+  const is = after.sources[0]?.tables ?? [];
+  const span = changedSpan(was, is);
+  const wasTables = trackedTables(was.slice(span.start, span.beforeEnd));
+  const isTables = trackedTables(is.slice(span.start, span.afterEnd));
+  const joined = [...isTables].filter(([key]) => !wasTables.has(key)).map(([, table]) => table);
+  const left = [...wasTables].filter(([key]) => !isTables.has(key)).map(([, table]) => table);
   if (joined.length === 0 && left.length === 0) return;
   await transaction.query('savepoint follow_tables');
   try {
@@ -29,23 +33,6 @@ export async function followTrackedTables(transaction: PoolClient, before: Metad
   await releaseTables(transaction, left);
 }
 
-/**
- * Whether both hold the same tables in the same order: what most operations (a relationship,
- * a permission) leave as it was, told without building two maps of thousands of keys.
- */
-function sameTrackedTables(before: Metadata, after: Metadata): boolean {
-  const was = before.sources[0]?.tables ?? [];
-  const is = after.sources[0]?.tables ?? [];
-  if (was.length !== is.length) return false;
-  for (let index = 0; index < was.length; index++) {
-    const a = was[index]!.table;
-    const b = is[index]!.table;
-    if (a !== b && (a.schema !== b.schema || a.name !== b.name)) return false;
-  }
-  return true;
-}
-
-/** The tracked tables by key: thousands of them are compared when the list changed. */
-function trackedTables(metadata: Metadata): Map<string, QualifiedName> {
-  return new Map((metadata.sources[0]?.tables ?? []).map((entry) => [relationKey(entry.table.schema, entry.table.name), entry.table]));
+function trackedTables(entries: readonly TableEntry[]): Map<string, QualifiedName> {
+  return new Map(entries.map((entry) => [relationKey(entry.table.schema, entry.table.name), entry.table]));
 }
