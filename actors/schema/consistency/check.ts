@@ -4,6 +4,8 @@ import type { Metadata, QualifiedName, Relationship, TableEntry } from '../../..
 import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg/catalog.js';
 import { enumTableProblems, enumTableReason, NO_ENUM_ROWS, type EnumTableRows } from '../models/enum-tables.js';
 import { buildSourceModel } from '../models/table-model.js';
+import { KeptOutcomes, type EntryOutcome } from './kept-outcomes.js';
+import { checkedEntries, enumBasis, permissionBasis, type PermissionsOutcome } from './permission-outcomes.js';
 import { selectPermissionProblem, type PermissionProblem } from './select-permission-check.js';
 import { PermissionCheckMemo } from './permission-check-memo.js';
 import { withFunctionsChecked } from './functions-check.js';
@@ -35,20 +37,22 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: 
   const source = metadata.sources[0];
   if (source === undefined) return { consistent: metadata, inconsistencies, remotes, enumRows };
 
-  const liveTables = source.tables.filter((entry) => {
-    const relation = catalog.relations.get(relationKey(entry.table.schema, entry.table.name));
-    if (relation === undefined) {
-      inconsistencies.push({ type: 'table', definition: entry.table, reason: `no such table/view exists in source: ${JSON.stringify(displayName(entry.table))}` });
-      return false;
+  const live = livePass.run(source.tables, [catalog.relations, enumBasis(enumRows)], (entry) => {
+    const key = relationKey(entry.table.schema, entry.table.name);
+    return { lookedUp: NOTHING, key, problem: liveTableProblem(entry, key, catalog, enumRows) };
+  });
+  const liveTables: TableEntry[] = [];
+  const liveKeys = new Map<TableEntry, string>();
+  source.tables.forEach((entry, index) => {
+    const { key, problem } = live[index]!;
+    if (problem !== null) inconsistencies.push(problem);
+    else {
+      liveTables.push(entry);
+      liveKeys.set(entry, key);
     }
-    if (entry.is_enum !== true) return true;
-    const problems = enumTableProblems(relation, enumRows.get(relationKey(entry.table.schema, entry.table.name)));
-    if (problems.length === 0) return true;
-    inconsistencies.push({ type: 'table', definition: entry.table, reason: enumTableReason(entry.table, problems) });
-    return false;
   });
   const clashes = laterNameClaims(liveTables, catalog);
-  const servedTables = liveTables.filter((entry) => {
+  const servedTables = clashes.size === 0 ? liveTables : liveTables.filter((entry) => {
     const clash = clashes.get(entry);
     if (clash === undefined) return true;
     const holder = sameTable(clash.holder, entry.table) ? 'itself' : `table ${JSON.stringify(displayName(clash.holder))}`;
@@ -59,9 +63,10 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: 
     });
     return false;
   });
-  const tracked = new Set(servedTables.map((entry) => relationKey(entry.table.schema, entry.table.name)));
+  const tracked = new Set(servedTables.map((entry) => liveKeys.get(entry)!));
 
-  const tables = servedTables.map((entry) => withRelationshipsChecked(entry, source.name, catalog, tracked, inconsistencies));
+  const relationships = relationshipPass.run(servedTables, [catalog.relations, source.name], (entry) => relationshipsChecked(entry, source.name, catalog, tracked));
+  const tables = checkedEntries(relationships, inconsistencies);
 
   const withRelationships: Metadata = { ...metadata, sources: [{ ...source, tables }, ...metadata.sources.slice(1)] };
   const withFunctions = withFunctionsChecked(withRelationships, catalog, inconsistencies);
@@ -72,6 +77,24 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: 
   return { consistent: withInheritedRolesChecked(withRemoteSchemas, metadata, inconsistencies), inconsistencies, remotes, enumRows };
 }
 
+const NOTHING: readonly string[] = [];
+
+/** A table missing from the database, or an enum table whose rows cannot make an enum; null when it is served. */
+function liveTableProblem(entry: TableEntry, key: string, catalog: Catalog, enumRows: EnumTableRows): InconsistentObject | null {
+  const relation = catalog.relations.get(key);
+  if (relation === undefined) return { type: 'table', definition: entry.table, reason: `no such table/view exists in source: ${JSON.stringify(displayName(entry.table))}` };
+  if (entry.is_enum !== true) return null;
+  const problems = enumTableProblems(relation, enumRows.get(key));
+  return problems.length === 0 ? null : { type: 'table', definition: entry.table, reason: enumTableReason(entry.table, problems) };
+}
+
+/** Whether each table exists (and each enum table can make an enum). */
+const livePass = new KeptOutcomes<EntryOutcome & { key: string; problem: InconsistentObject | null }>();
+/** Each served table's relationships (withRelationshipsChecked). */
+const relationshipPass = new KeptOutcomes<KeptRelationships>();
+/** Each table's select permissions (withSelectPermissionsChecked). */
+const selectPass = new KeptOutcomes<PermissionsOutcome>();
+
 const selectChecks = new PermissionCheckMemo<PermissionProblem | null>();
 
 /**
@@ -81,31 +104,35 @@ const selectChecks = new PermissionCheckMemo<PermissionProblem | null>();
 function withSelectPermissionsChecked(metadata: Metadata, catalog: Catalog, inconsistencies: InconsistentObject[], enumRows: EnumTableRows): Metadata {
   const source = metadata.sources[0]!;
   const model = buildSourceModel(metadata, catalog, enumRows);
-  const tables = source.tables.map((entry) => {
-    if (entry.select_permissions === undefined) return entry;
+  const outcomes = selectPass.run(source.tables, permissionBasis(metadata, catalog, enumRows, model), (entry) => {
+    if (entry.select_permissions === undefined) return { lookedUp: NOTHING, checked: entry, problems: [] };
     const key = relationKey(entry.table.schema, entry.table.name);
+    const problems: InconsistentObject[] = [];
+    const lookedUp: string[] = [];
     const select_permissions = entry.select_permissions.filter((item) => {
       const problem = selectChecks.get(item.permission, key, model, catalog.relations, (lookups) => selectPermissionProblem(lookups, catalog, key, item.permission));
+      lookedUp.push(...selectChecks.lookedUp(item.permission));
       if (problem === null) return true;
-      inconsistencies.push({
+      problems.push({
         type: 'select_permission',
         definition: { role: item.role, permission: item.permission, source: source.name, table: entry.table },
         reason: `in table ${JSON.stringify(displayName(entry.table))}: in permission for role ${JSON.stringify(item.role)}: ${problem.message}`,
       });
       return false;
     });
-    if (select_permissions.length === entry.select_permissions.length) return entry;
-    const next: TableEntry = { ...entry, select_permissions };
-    if (select_permissions.length === 0) delete next.select_permissions;
-    return next;
+    if (select_permissions.length === entry.select_permissions.length) return { lookedUp, checked: entry, problems };
+    const checked: TableEntry = { ...entry, select_permissions };
+    if (select_permissions.length === 0) delete checked.select_permissions;
+    return { lookedUp, checked, problems };
   });
+  const tables = checkedEntries(outcomes, inconsistencies);
   return { ...metadata, sources: [{ ...source, tables }, ...metadata.sources.slice(1)] };
 }
 
 /** A table the relationship checks looked up: its key, whether it is served, and its catalog relation. */
 type TableLookup = [key: string, served: boolean, relation: CatalogRelation | undefined];
 
-interface KeptRelationships {
+interface KeptRelationships extends EntryOutcome {
   source: string;
   relation: CatalogRelation;
   lookups: TableLookup[];
@@ -123,12 +150,11 @@ interface KeptRelationships {
  */
 const keptRelationships = new WeakMap<TableEntry, KeptRelationships>();
 
-function withRelationshipsChecked(entry: TableEntry, source: string, catalog: Catalog, tracked: Set<string>, inconsistencies: InconsistentObject[]): TableEntry {
+function relationshipsChecked(entry: TableEntry, source: string, catalog: Catalog, tracked: Set<string>): KeptRelationships {
   const relation = catalog.relations.get(relationKey(entry.table.schema, entry.table.name))!;
   const kept = keptRelationships.get(entry);
   if (kept !== undefined && kept.source === source && kept.relation === relation && kept.lookups.every(([key, served, was]) => tracked.has(key) === served && catalog.relations.get(key) === was)) {
-    inconsistencies.push(...kept.problems);
-    return kept.checked;
+    return kept;
   }
   const lookups: TableLookup[] = [];
   const problems: InconsistentObject[] = [];
@@ -154,9 +180,9 @@ function withRelationshipsChecked(entry: TableEntry, source: string, catalog: Ca
     if (objects) checked.object_relationships = objects;
     if (arrays) checked.array_relationships = arrays;
   }
-  keptRelationships.set(entry, { source, relation, lookups, checked, problems });
-  inconsistencies.push(...problems);
-  return checked;
+  const outcome: KeptRelationships = { lookedUp: lookups.map(([key]) => key), source, relation, lookups, checked, problems };
+  keptRelationships.set(entry, outcome);
+  return outcome;
 }
 
 function relationshipProblem(

@@ -55,6 +55,12 @@ export class PermissionCheckMemo<R> {
     this.#kept.set(permission, { tableKey, relations, tables, computedFields, result });
     return result;
   }
+
+  /** The keys of the tables (and tables' computed fields) the kept check of `permission` looked up. */
+  lookedUp(permission: object): string[] {
+    const kept = this.#kept.get(permission);
+    return kept === undefined ? [] : [...kept.tables.map(([key]) => key), ...kept.computedFields.map(([key]) => key)];
+  }
 }
 
 function stillHolds<R>(kept: Kept<R>, tableKey: string, model: SourceModel, relations: ReadonlyMap<string, CatalogRelation>): boolean {

@@ -7,13 +7,18 @@ import { displayName } from '../../../src/metadata/names.js';
 import type { InconsistentObject } from './inconsistency.js';
 import { PermissionCheckMemo } from './permission-check-memo.js';
 import type { PermissionProblem } from './select-permission-check.js';
+import { checkedEntries, permissionBasis, type PermissionsOutcome } from './permission-outcomes.js';
+import { KeptOutcomes } from './kept-outcomes.js';
 
 const KINDS = ['insert', 'update', 'delete'] as const;
 
 const writeChecks = new PermissionCheckMemo<PermissionProblem | null>();
+/** Each table's write permissions, kept from one check to the next (kept-outcomes.ts). */
+const writePass = new KeptOutcomes<PermissionsOutcome>();
 
+/** Asked of every entry on every check: spelled out rather than built from KINDS. */
 function withoutWritePermissions(entry: TableEntry): boolean {
-  return KINDS.every((kind) => entry[`${kind}_permissions`] === undefined);
+  return entry.insert_permissions === undefined && entry.update_permissions === undefined && entry.delete_permissions === undefined;
 }
 
 /**
@@ -26,10 +31,12 @@ export function withWritePermissionsChecked(metadata: Metadata, catalog: Catalog
   if (source === undefined) return metadata;
   if (source.tables.every(withoutWritePermissions)) return metadata;
   const model = buildSourceModel(metadata, catalog, enumRows);
-  const tables = source.tables.map((entry) => {
+  const outcomes = writePass.run(source.tables, permissionBasis(metadata, catalog, enumRows, model), (entry): PermissionsOutcome => {
+    if (withoutWritePermissions(entry)) return { lookedUp: [], checked: entry, problems: [] };
     const key = relationKey(entry.table.schema, entry.table.name);
-    if (withoutWritePermissions(entry)) return entry;
     const next: TableEntry = { ...entry };
+    const lookedUp: string[] = [];
+    const problems: InconsistentObject[] = [];
     let changed = false;
     for (const kind of KINDS) {
       const field = `${kind}_permissions` as const;
@@ -37,8 +44,9 @@ export function withWritePermissionsChecked(metadata: Metadata, catalog: Catalog
       if (list === undefined) continue;
       const kept = list.filter((item) => {
         const problem = writeChecks.get(item.permission as object, `${kind}\u0000${key}`, model, catalog.relations, (lookups) => writePermissionProblem(lookups, catalog, key, { kind, permission: item.permission } as WritePermission));
+        lookedUp.push(...writeChecks.lookedUp(item.permission as object));
         if (problem === null) return true;
-        inconsistencies.push({
+        problems.push({
           type: `${kind}_permission`,
           definition: { role: item.role, permission: item.permission, source: source.name, table: entry.table },
           reason: `in table ${JSON.stringify(displayName(entry.table))}: in permission for role ${JSON.stringify(item.role)}: ${problem.message}`,
@@ -51,7 +59,8 @@ export function withWritePermissionsChecked(metadata: Metadata, catalog: Catalog
       else (next as unknown as Record<string, unknown>)[field] = kept;
     }
     // An entry with nothing left out stays the same object (table-memo.ts).
-    return changed ? next : entry;
+    return { lookedUp, checked: changed ? next : entry, problems };
   });
+  const tables = checkedEntries(outcomes, inconsistencies);
   return { ...metadata, sources: [{ ...source, tables }, ...metadata.sources.slice(1)] };
 }

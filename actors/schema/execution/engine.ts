@@ -125,21 +125,11 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
 
   // Roles named in no permission all see the placeholder schema; they share one runtime
   // so that arbitrary role names cannot each cost a schema.
-  const permittedRoles = new Set([ADMIN_ROLE]);
-  for (const table of model.tables.values()) {
-    for (const permissions of [table.selectPermissions, table.insertPermissions, table.updatePermissions, table.deletePermissions]) {
-      for (const role of permissions.keys()) permittedRoles.add(role);
-    }
-  }
+  const permittedRoles = new Set([ADMIN_ROLE, ...model.roleTables.keys()]);
   for (const role of remotes?.permittedRoles() ?? []) permittedRoles.add(role);
   for (const entry of metadata.inherited_roles ?? []) permittedRoles.add(entry.role_name);
   // Roles with a backend_only permission get a second runtime for requests that ask for it.
-  const backendOnlyRoles = new Set<string>();
-  for (const table of model.tables.values()) {
-    for (const permissions of [table.insertPermissions, table.updatePermissions, table.deletePermissions]) {
-      for (const [role, permission] of permissions) if (permission.backend_only === true) backendOnlyRoles.add(role);
-    }
-  }
+  const backendOnlyRoles = new Set(model.backendOnlyRoleTables.keys());
   // Writes also emit the session for event triggers (mutation-plan.ts) only when some exist.
   const emitSessionMessage = (metadata.sources[0]?.tables ?? []).some((entry) => (entry.event_triggers ?? []).length > 0);
   const stringifyNumbers = options.stringifyNumericTypes ?? false;

@@ -7,6 +7,7 @@ import { enumReference, NO_ENUM_ROWS, type EnumTableRows } from './enum-tables.j
 import { inheritedRolesOf, inheritedPermission, selectPermissionParts, type InheritedRoles } from './inherited-roles.js';
 import { buildFunctionsModel, type FunctionsModel } from './function-model.js';
 import { TableMemo } from './table-memo.js';
+import { changedSpan, keptIndex, type ChangedSpan } from '../../../src/metadata/changed-span.js';
 
 /**
  * The tracked tables as the GraphQL layer sees them: metadata joined with the catalog,
@@ -93,6 +94,10 @@ export interface SourceModel {
   tables: Map<string, TableModel>;
   /** Tracked functions and computed fields (function-model.ts). */
   functions: FunctionsModel;
+  /** How many tables give each role a permission (inherited write permissions included). */
+  roleTables: ReadonlyMap<string, number>;
+  /** How many tables give each role a `backend_only` write permission. */
+  backendOnlyRoleTables: ReadonlyMap<string, number>;
 }
 
 /**
@@ -102,18 +107,111 @@ export interface SourceModel {
  */
 const tableModels = new TableMemo<TableModel | null>();
 
+/**
+ * The last model built without enum tables' rows and what it was built from. Every metadata
+ * operation builds the model several times (the consistency check, the state served) from
+ * lists of thousands of entries of which it changed one or two: the next build takes the
+ * models of the entries left in place from here rather than looking each up again.
+ */
+interface LastBuild {
+  entries: readonly TableEntry[];
+  /** The catalog's parts, which stay the same objects while the database's catalogs are unchanged (catalog-cache.ts). */
+  relations: Catalog['relations'];
+  catalogFunctions: Catalog['functions'];
+  /** The inherited roles and the source's functions, as JSON: what else every table's model depends on. */
+  roles: string;
+  functions: string;
+  /** The model of each entry's table, null for a table the catalog lacks or the model leaves out. */
+  models: readonly (TableModel | null)[];
+  model: SourceModel;
+}
+
+let lastBuild: LastBuild | null = null;
+
 /** `enumRows`: the rows of the enum tables (enum-tables.ts); without them enum tables are plain tables. */
 export function buildSourceModel(metadata: Metadata, catalog: Catalog, enumRows: EnumTableRows = NO_ENUM_ROWS): SourceModel {
-  const tables = new Map<string, TableModel>();
+  const source = metadata.sources[0];
+  const entries = source?.tables ?? [];
+  const roles = JSON.stringify(metadata.inherited_roles ?? []);
+  const functions = JSON.stringify(source?.functions ?? []);
+  // With enum tables' rows a table's model depends on the enums of the tables it references: built whole.
+  const last = enumRows.size === 0 && lastBuild !== null && lastBuild.relations === catalog.relations && lastBuild.catalogFunctions === catalog.functions && lastBuild.roles === roles ? lastBuild : null;
+  // Let go while building: a failure half way must not leave a wrong build behind.
+  lastBuild = null;
+  const span = last === null ? null : changedSpan(last.entries, entries);
+  if (last !== null && span !== null && span.start === span.afterEnd && span.start === span.beforeEnd && last.functions === functions) {
+    lastBuild = { ...last, entries };
+    return last.model;
+  }
   const enums = enumReferences(metadata, catalog, enumRows);
   const inheritedRoles = inheritedRolesOf(metadata);
-  for (const entry of metadata.sources[0]?.tables ?? []) {
-    const relation = catalog.relations.get(relationKey(entry.table.schema, entry.table.name));
-    if (relation === undefined) continue;
-    const model = tableModels.get(entry, catalog.relations, () => tableModel(entry, relation, catalog, enums), enumsReferencedBy(relation, enums));
-    if (model !== null) tables.set(model.key, withInheritedRoles(model, inheritedRoles));
+  const models = entries.map((entry, index) => {
+    const kept = last === null ? -1 : keptIndex(span!, last.entries, entries, index);
+    return kept >= 0 ? last!.models[kept]! : entryModel(entry, catalog, enums, inheritedRoles);
+  });
+  const tables = new Map<string, TableModel>();
+  for (const model of models) if (model !== null) tables.set(model.key, model);
+  const reuseFunctions = last !== null && last.functions === functions && functionsUnaffected(span!, last, entries);
+  const roleTables = new Map(last?.model.roleTables);
+  const backendOnlyRoleTables = new Map(last?.model.backendOnlyRoleTables);
+  const count = (model: TableModel | null, by: 1 | -1) => {
+    if (model === null) return;
+    const roles = rolesOf(model);
+    for (const role of roles.permitted) addCount(roleTables, role, by);
+    for (const role of roles.backendOnly) addCount(backendOnlyRoleTables, role, by);
+  };
+  if (last === null) models.forEach((model) => count(model, 1));
+  else {
+    for (let index = span!.start; index < span!.beforeEnd; index++) count(last.models[index]!, -1);
+    for (let index = span!.start; index < span!.afterEnd; index++) count(models[index]!, 1);
   }
-  return { tables, functions: buildFunctionsModel(metadata, catalog) };
+  const model: SourceModel = { tables, functions: reuseFunctions ? last.model.functions : buildFunctionsModel(metadata, catalog), roleTables, backendOnlyRoleTables };
+  if (enumRows.size === 0) lastBuild = { entries, relations: catalog.relations, catalogFunctions: catalog.functions, roles, functions, models, model };
+  return model;
+}
+
+/** The roles a table model gives a permission, and a `backend_only` write permission, worked out once per model. */
+const modelRoles = new WeakMap<TableModel, { permitted: string[]; backendOnly: string[] }>();
+
+function rolesOf(model: TableModel): { permitted: string[]; backendOnly: string[] } {
+  let roles = modelRoles.get(model);
+  if (roles !== undefined) return roles;
+  const permitted = new Set<string>();
+  const backendOnly = new Set<string>();
+  for (const permissions of [model.selectPermissions, model.insertPermissions, model.updatePermissions, model.deletePermissions]) for (const role of permissions.keys()) permitted.add(role);
+  for (const permissions of [model.insertPermissions, model.updatePermissions, model.deletePermissions]) {
+    for (const [role, permission] of permissions) if (permission.backend_only === true) backendOnly.add(role);
+  }
+  roles = { permitted: [...permitted], backendOnly: [...backendOnly] };
+  modelRoles.set(model, roles);
+  return roles;
+}
+
+function addCount(counts: Map<string, number>, role: string, by: 1 | -1): void {
+  const count = (counts.get(role) ?? 0) + by;
+  if (count === 0) counts.delete(role);
+  else counts.set(role, count);
+}
+
+function entryModel(entry: TableEntry, catalog: Catalog, enums: Map<string, { column: string; reference: EnumReference }>, inheritedRoles: InheritedRoles): TableModel | null {
+  const relation = catalog.relations.get(relationKey(entry.table.schema, entry.table.name));
+  if (relation === undefined) return null;
+  const model = tableModels.get(entry, catalog.relations, () => tableModel(entry, relation, catalog, enums), enumsReferencedBy(relation, enums));
+  return model === null ? null : withInheritedRoles(model, inheritedRoles);
+}
+
+/**
+ * Whether the functions model of the last build holds for `entries`: the changed entries
+ * have no computed fields, and the tracked tables (which functions and computed fields may
+ * return) are the same, or nothing returns them.
+ */
+function functionsUnaffected(span: ChangedSpan, last: LastBuild, entries: readonly TableEntry[]): boolean {
+  const before = last.entries.slice(span.start, span.beforeEnd);
+  const after = entries.slice(span.start, span.afterEnd);
+  if ([...before, ...after].some((entry) => entry.computed_fields !== undefined)) return false;
+  if (last.functions === '[]' && last.model.functions.computedFields.size === 0) return true;
+  const keys = (list: readonly TableEntry[]) => list.map((entry) => relationKey(entry.table.schema, entry.table.name)).sort().join('\u0000');
+  return keys(before) === keys(after);
 }
 
 /**
