@@ -38,13 +38,17 @@ export const triggersActor: Actor = {
     const store = new MetadataStore(pool);
     await store.setUp();
 
-    let current = await store.readTriggerView();
+    let read = await store.readTriggerViewSince(null);
+    let current = read.stored;
     let triggers = new TriggerSet(current.metadata);
     const refresh = async () => {
-      const stored = await store.readTriggerView();
-      if (stored.resourceVersion < current.resourceVersion) return;
-      current = stored;
-      triggers = new TriggerSet(stored.metadata);
+      const next = await store.readTriggerViewSince(read);
+      if (next.stored.resourceVersion < current.resourceVersion) return;
+      const changed = next.stored.metadata !== current.metadata;
+      read = next;
+      current = next.stored;
+      // Most operations leave the view as it was (the same object): the set stands.
+      if (changed) triggers = new TriggerSet(current.metadata);
       if (triggers.size > 0) delivery.start();
     };
 

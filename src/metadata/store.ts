@@ -9,6 +9,12 @@ export interface StoredMetadata {
   metadata: Metadata;
 }
 
+/** A read of the trigger view, with the version it was written with (null when it was cut from the metadata instead). */
+export interface TriggerViewRead {
+  stored: StoredMetadata;
+  written: number | null;
+}
+
 /** Serialises catalog set-up across instances starting together (an arbitrary constant). */
 const SETUP_LOCK_KEY = 7_234_001;
 
@@ -22,6 +28,9 @@ export const METADATA_WRITE_LOCK = 7_234_002;
 /** Whether the metadata row holds its sources without their tables, which are rows of `service_catalog.metadata_tables`. */
 const ROW_WITHOUT_TABLES = "pg_catalog.json_typeof(metadata->'sources'->0->'tables') = 'null'";
 
+/** Whether the row's trigger view was written with its version of the metadata. */
+const VIEW_CURRENT = 'trigger_view_version = resource_version and trigger_view is not null';
+
 /*
  * The statements each metadata operation runs are named, planned once per connection:
  * planning them again cost about as much as running them (0.1-0.2 ms each).
@@ -34,7 +43,8 @@ const ROW_WITHOUT_TABLES = "pg_catalog.json_typeof(metadata->'sources'->0->'tabl
  * the row holds them apart.
  */
 const TRIGGER_VIEW_SQL = `
-select resource_version, case when trigger_view_version = resource_version and trigger_view is not null then trigger_view::text
+select resource_version, case when ${VIEW_CURRENT} then trigger_view_written::text end as written,
+       case when ${VIEW_CURRENT} then (case when trigger_view_written = $1::bigint then null else trigger_view::text end)
   else json_build_object('version', 3, 'sources', coalesce((
     select json_agg(json_build_object('name', source_entry->'name', 'kind', source_entry->'kind', 'tables', coalesce((
       select json_agg(case when entry->'event_triggers' is null
@@ -67,19 +77,29 @@ order by part, source, position`;
 /**
  * The row's write, if the stored version is still the expected one, and whether the row it
  * replaced held its tables apart: only then do the stored entries match the metadata the
- * writer changed, and only the entries it changed need writing.
+ * writer changed, and only the entries it changed need writing. The trigger view ($3) is
+ * null when the write leaves it as it was: the stored one is then kept, if it was current
+ * (`view_missing` tells the writer it was not, and it writes the view after all).
+ * `trigger_view_written` is the version the view was last written with, which readers that
+ * hold it already need not read again.
  */
 const WRITE_SQL = `
 with replaced as (
-  select ${ROW_WITHOUT_TABLES} as without_tables
+  select ${ROW_WITHOUT_TABLES} as without_tables, coalesce(${VIEW_CURRENT}, false) as view_current
     from service_catalog.metadata where id = 1 and resource_version = $2 for update
 )
 update service_catalog.metadata
    set metadata = $1, resource_version = resource_version + 1, updated_at = now(),
-       trigger_view = $3, trigger_view_version = resource_version + 1
+       trigger_view = case when $3::json is null and replaced.view_current then trigger_view else $3::json end,
+       trigger_view_version = case when $3::json is null and not replaced.view_current then null else resource_version + 1 end,
+       trigger_view_written = case when $3::json is null and replaced.view_current then trigger_view_written else resource_version + 1 end
   from replaced
  where id = 1 and resource_version = $2
-returning resource_version, coalesce(replaced.without_tables, false) as without_tables`;
+returning resource_version, coalesce(replaced.without_tables, false) as without_tables, $3::json is null and not replaced.view_current as view_missing`;
+
+/** The trigger view of the row's version, when the write found the stored one was not current. */
+const WRITE_VIEW_SQL = `
+update service_catalog.metadata set trigger_view = $1, trigger_view_version = resource_version, trigger_view_written = resource_version where id = 1`;
 
 /**
  * Room between two entries' positions: a whole write spaces them this far apart, so that
@@ -167,12 +187,15 @@ export class MetadataStore {
         metadata json not null,
         updated_at timestamptz not null default now(),
         trigger_view json,
-        trigger_view_version bigint
+        trigger_view_version bigint,
+        trigger_view_written bigint
       )`);
       // The trigger view and the version it was written with (a write by other means leaves it
       // behind): added to a catalog made without them, only then, as ALTER TABLE locks the table.
-      const viewColumn = await client.query("select 1 from pg_catalog.pg_attribute where attrelid = 'service_catalog.metadata'::regclass and attname = 'trigger_view' and not attisdropped");
-      if (viewColumn.rows.length === 0) await client.query('alter table service_catalog.metadata add column trigger_view json, add column trigger_view_version bigint');
+      const viewColumns = await client.query("select 1 from pg_catalog.pg_attribute where attrelid = 'service_catalog.metadata'::regclass and attname in ('trigger_view', 'trigger_view_version', 'trigger_view_written') and not attisdropped");
+      if (viewColumns.rows.length < 3) {
+        await client.query('alter table service_catalog.metadata add column if not exists trigger_view json, add column if not exists trigger_view_version bigint, add column if not exists trigger_view_written bigint');
+      }
       await client.query(`create table if not exists service_catalog.metadata_tables (
         source text not null,
         position bigint not null,
@@ -203,10 +226,25 @@ export class MetadataStore {
    * the megabytes of thousands of tables for it.
    */
   async readTriggerView(): Promise<StoredMetadata> {
-    const result = await this.#pool.query<{ resource_version: string; metadata: string }>({ name: 'service_metadata_trigger_view', text: TRIGGER_VIEW_SQL });
+    return (await this.readTriggerViewSince(null)).stored;
+  }
+
+  /**
+   * The trigger view, read again only where it changed since `known` (an earlier read):
+   * most metadata operations leave it as it is, and at thousands of tables it is a quarter
+   * of a megabyte to send and parse. `known.stored.metadata` is then the view returned.
+   */
+  async readTriggerViewSince(known: TriggerViewRead | null): Promise<TriggerViewRead> {
+    const result = await this.#pool.query<{ resource_version: string; written: string | null; metadata: string | null }>({
+      name: 'service_metadata_trigger_view',
+      text: TRIGGER_VIEW_SQL,
+      values: [known?.written ?? null],
+    });
     const row = result.rows[0];
     if (row === undefined) throw new Error('service_catalog.metadata has no row; was setUp() called?');
-    return { resourceVersion: Number(row.resource_version), metadata: JSON.parse(row.metadata) as Metadata };
+    const written = row.written === null ? null : Number(row.written);
+    const metadata = row.metadata === null && known !== null ? known.stored.metadata : (JSON.parse(row.metadata!) as Metadata);
+    return { stored: { resourceVersion: Number(row.resource_version), metadata }, written };
   }
 
   /** Reads only the version, for cheap staleness checks. */
@@ -224,19 +262,27 @@ export class MetadataStore {
    */
   async write(metadata: Metadata, expectedVersion: number, transaction?: PoolClient, base?: Metadata): Promise<number | null> {
     const write = async (client: PoolClient): Promise<number | null> => {
-      const result = await client.query<{ resource_version: string; without_tables: boolean }>({
+      const changes = base === undefined ? null : tableChanges(base, metadata);
+      const view = changes !== null && !changesTriggerView(base!, metadata, changes) ? null : JSON.stringify(triggerView(metadata));
+      const result = await client.query<{ resource_version: string; without_tables: boolean; view_missing: boolean }>({
         name: 'service_metadata_write',
         text: WRITE_SQL,
-        values: [JSON.stringify(withoutTables(metadata)), expectedVersion, JSON.stringify(triggerView(metadata))],
+        values: [JSON.stringify(withoutTables(metadata)), expectedVersion, view],
       });
       const row = result.rows[0];
       if (row === undefined) return null;
-      const changes = row.without_tables && base !== undefined ? tableChanges(base, metadata) : null;
-      if (changes === null || !(await writeTableChanges(client, changes))) await writeAllTables(client, metadata);
+      if (row.view_missing) await client.query({ name: 'service_metadata_write_view', text: WRITE_VIEW_SQL, values: [JSON.stringify(triggerView(metadata))] });
+      if (!row.without_tables || changes === null || !(await writeTableChanges(client, changes))) await writeAllTables(client, metadata);
       return Number(row.resource_version);
     };
     return transaction === undefined ? inTransaction(this.#pool, write) : write(transaction);
   }
+}
+
+/** Whether the trigger view of `next` differs from that of `base`, which `changes` tell apart (no tables came or went, no triggers changed). */
+function changesTriggerView(base: Metadata, next: Metadata, changes: TableChanges): boolean {
+  if (changes.inserted.length > 0 || changes.removed.length > 0 || changes.triggersChanged) return true;
+  return base.sources.some((source, index) => source.kind !== next.sources[index]?.kind);
 }
 
 function withoutTables(metadata: Metadata): Metadata {

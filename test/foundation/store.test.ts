@@ -189,6 +189,51 @@ describe('MetadataStore', () => {
     expect(await store.readTriggerView()).toEqual({ resourceVersion: stored.resourceVersion + 1, metadata: view.metadata });
   });
 
+  it('reads the trigger view again only when a write changed it, and writes it only then', async () => {
+    const store = new MetadataStore(db.pool);
+    const trigger = { name: 'a_created', definition: { enable_manual: false, insert: { columns: '*' as const } }, retry_conf: { num_retries: 1, interval_sec: 10, timeout_sec: 60 }, webhook: 'http://127.0.0.1:1/hook' };
+    const entry = (name: string, extra: object = {}) => ({ table: { schema: 'public', name }, ...extra });
+    const source = (tables: object[]) => ({ version: 3 as const, sources: [{ name: 'default', kind: 'postgres' as const, tables }] }) as never as Metadata;
+    const viewColumns = async () => (await db.sql('select trigger_view_written::int as written from service_catalog.metadata')).rows[0];
+    let version = (await store.read()).resourceVersion;
+    const a = entry('a');
+    const base = source([a, entry('b')]);
+    version = (await store.write(base, version))!;
+    const first = await store.readTriggerViewSince(null);
+    expect(first).toEqual({ stored: { resourceVersion: version, metadata: source([entry('a'), entry('b')]) }, written: version });
+
+    // A permission leaves the view as it was: kept, and not sent again.
+    const withPermission = source([entry('a', { select_permissions: [{ role: 'user', permission: { columns: '*', filter: {} } }] }), (base.sources[0]!.tables[1]!)]);
+    version = (await store.write(withPermission, version, undefined, base))!;
+    expect((await viewColumns()).written).toBe(version - 1);
+    const unchanged = await store.readTriggerViewSince(first);
+    expect(unchanged.stored.resourceVersion).toBe(version);
+    expect(unchanged.stored.metadata).toBe(first.stored.metadata);
+    expect(await store.readTriggerView()).toEqual({ resourceVersion: version, metadata: first.stored.metadata });
+
+    // A trigger, a table tracked or a table untracked change it.
+    const withTrigger = source([withPermission.sources[0]!.tables[0]!, entry('b', { event_triggers: [trigger] })]);
+    version = (await store.write(withTrigger, version, undefined, withPermission))!;
+    const triggered = await store.readTriggerViewSince(unchanged);
+    expect(triggered).toEqual({ stored: { resourceVersion: version, metadata: source([entry('a'), entry('b', { event_triggers: [trigger] })]) }, written: version });
+    const withTable = source([...withTrigger.sources[0]!.tables, entry('c')]);
+    version = (await store.write(withTable, version, undefined, withTrigger))!;
+    expect((await store.readTriggerViewSince(triggered)).stored.metadata).toEqual(source([entry('a'), entry('b', { event_triggers: [trigger] }), entry('c')]));
+    const withoutTable = source(withTable.sources[0]!.tables.slice(1));
+    version = (await store.write(withoutTable, version, undefined, withTable))!;
+    expect((await store.readTriggerView()).metadata).toEqual(source([entry('b', { event_triggers: [trigger] }), entry('c')]));
+
+    // A view left behind by a write by other means is written after all, even by a write that changed no trigger.
+    await db.sql("update service_catalog.metadata set resource_version = resource_version + 1, trigger_view = '{}' where id = 1");
+    const stale = await store.read();
+    const renamed = source([entry('b', { event_triggers: [trigger], configuration: { custom_name: 'bee' } }), stale.metadata.sources[0]!.tables[1]!]);
+    version = (await store.write(renamed, stale.resourceVersion, undefined, stale.metadata))!;
+    const rewritten = await db.sql('select trigger_view_version::int as version, trigger_view_written::int as written, trigger_view::text as view from service_catalog.metadata');
+    expect(rewritten.rows[0]).toMatchObject({ version, written: version });
+    expect(JSON.parse(rewritten.rows[0].view)).toEqual(source([entry('b', { event_triggers: [trigger] }), entry('c')]));
+    expect((await store.readTriggerViewSince(triggered)).stored.metadata).toEqual(source([entry('b', { event_triggers: [trigger] }), entry('c')]));
+  });
+
   it('refuses a row holding some sources with their tables and some without', async () => {
     const store = new MetadataStore(db.pool);
     const { metadata } = await store.read();
