@@ -51,6 +51,22 @@ export const subscriptionsActor: Actor = {
     const connections = new Connections();
     const feed = new ChangeFeed();
     let published = await publishedTables(pool);
+    /**
+     * The publication's members are read again after a metadata change only while some
+     * subscription may follow them, else when the next one starts: at thousands of tracked
+     * tables the read is over ten milliseconds of the database's time on every operation.
+     */
+    let publishedStale = false;
+    const feedLive = () => config.liveQueriesChangeFeed && feed.live(performance.now());
+    const refreshPublished = async () => {
+      publishedStale = false;
+      published = await publishedTables(pool).catch(() => published);
+    };
+    const catchUpPublished = async () => {
+      if (!publishedStale) return;
+      await refreshPublished();
+      pollers.setFeed(feedLive(), published);
+    };
 
     const plan = (subscription: Pick<Subscription, 'session' | 'query' | 'variables' | 'operationName'>, requestId: string) =>
       bus.request<SubscriptionPlanReply>(
@@ -71,12 +87,15 @@ export const subscriptionsActor: Actor = {
       }
       const opened = connections.opening(message.connection);
       try {
+        await catchUpPublished();
         const reply = await plan(message, request.requestId);
         if (!reply.ok) return new JsonReply(reply satisfies SubscriptionStartReply);
         const subscription: Subscription = { ...message, cohort: null, lastSent: null };
         // The socket closed while its plan was made: nothing to serve.
         if (!connections.add(opened, subscription)) return new JsonReply({ ok: true } satisfies SubscriptionStartReply);
         pollers.add(subscription, reply);
+        // A metadata change while it was planned may have left the members to read.
+        await catchUpPublished();
         return new JsonReply({ ok: true } satisfies SubscriptionStartReply);
       } finally {
         connections.settled(opened);
@@ -104,9 +123,13 @@ export const subscriptionsActor: Actor = {
     let replanning: Promise<void> = Promise.resolve();
     const replan = (version: number) => {
       replanning = replanning.then(async () => {
-        published = await publishedTables(pool).catch(() => published);
-        pollers.setFeed(feed.live(performance.now()) && config.liveQueriesChangeFeed, published);
         const all = connections.all();
+        if (all.length === 0) {
+          publishedStale = true;
+          return;
+        }
+        await refreshPublished();
+        pollers.setFeed(feedLive(), published);
         for (let start = 0; start < all.length; start += REPLAN_CONCURRENCY) {
           await Promise.all(all.slice(start, start + REPLAN_CONCURRENCY).map((subscription) => replanOne(subscription, version)));
         }
@@ -136,7 +159,7 @@ export const subscriptionsActor: Actor = {
       if (reaction.refreshAll) pollers.refreshAll();
       else pollers.tablesChanged(reaction.tables);
     });
-    const feedCheck = setInterval(() => pollers.setFeed(config.liveQueriesChangeFeed && feed.live(performance.now()), published), FEED_CHECK_MS);
+    const feedCheck = setInterval(() => pollers.setFeed(feedLive(), published), FEED_CHECK_MS);
     feedCheck.unref();
     const wanted = setInterval(() => {
       if (config.liveQueriesChangeFeed && pollers.wantsFeed) bus.publish(subjects.changesWanted, { instance } satisfies ChangeFeedWanted);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { changedSpan, keptIndex } from './changed-span.js';
 
-const [a, b, c, d, e, x, y] = ['a', 'b', 'c', 'd', 'e', 'x', 'y'].map((name) => ({ name }));
+const entry = (name: string) => ({ name });
+const [a, b, c, d, e, x, y] = [entry('a'), entry('b'), entry('c'), entry('d'), entry('e'), entry('x'), entry('y')];
 
 /** For each entry of `after`, the index in `before` of the same object the span left in place, else -1. */
 function kept(before: object[], after: object[]): number[] {
