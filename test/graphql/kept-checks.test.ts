@@ -24,6 +24,7 @@ beforeAll(async () => {
   for (let i = 0; i < TABLES; i++) {
     statements.push(`create table c${i} (id integer primary key, name text, active boolean${i === 0 ? '' : `, parent_id integer references c${i - 1}(id)`})`);
   }
+  statements.push('create function c0_children(parent c0) returns setof c1 language sql stable as $$ select * from c1 where parent_id = parent.id $$');
   await db.sql(statements.join(';\n'));
   catalog = await introspectCatalog(db.pool);
 });
@@ -134,5 +135,19 @@ describe('checks kept from one metadata version to the next', () => {
     expect(new Set(versions.map((version) => version.edit))).toEqual(new Set(names));
     expect(versions.some((version) => version.kept.includes('is already used by'))).toBe(true);
     expect(versions.some((version) => version.kept.includes('is not tracked'))).toBe(true);
+  });
+});
+
+describe('the source model kept from one build to the next', () => {
+  it('serves a computed field of a table left in place once the table it returns is tracked', () => {
+    const withField: TableEntry = { table: { schema: 'public', name: 'c0' }, computed_fields: [{ name: 'children', definition: { function: { schema: 'public', name: 'c0_children' } } }] };
+    const before = normalizeMetadata({ version: 3, sources: [defaultSource([withField])] });
+    // c1 is not tracked: the computed field returning its rows is left out.
+    expect([...buildSourceModel(before, catalog).functions.computedFields.keys()]).toEqual([]);
+    const after = normalizeMetadata({ ...before, sources: [{ ...before.sources[0]!, tables: [...before.sources[0]!.tables, { table: { schema: 'public', name: 'c1' } }] }] });
+    expect(after.sources[0]!.tables[0]).toBe(before.sources[0]!.tables[0]);
+    const fields = (model: SourceModel) => [...model.functions.computedFields.values()].flat().map((field) => field.name);
+    expect(fields(buildSourceModel(after, catalog))).toEqual(fields(buildSourceModel(structuredClone(after), catalog)));
+    expect(fields(buildSourceModel(after, catalog))).toEqual(['children']);
   });
 });

@@ -203,15 +203,20 @@ function entryModel(entry: TableEntry, catalog: Catalog, enums: Map<string, { co
 /**
  * Whether the functions model of the last build holds for `entries`: the changed entries
  * have no computed fields, and the tracked tables (which functions and computed fields may
- * return) are the same, or nothing returns them.
+ * return, and whose tracking decides whether those on other entries pass) are the same, or
+ * neither list has a function or computed field for them to matter to.
  */
 function functionsUnaffected(span: ChangedSpan, last: LastBuild, entries: readonly TableEntry[]): boolean {
   const before = last.entries.slice(span.start, span.beforeEnd);
   const after = entries.slice(span.start, span.afterEnd);
-  if ([...before, ...after].some((entry) => entry.computed_fields !== undefined)) return false;
-  if (last.functions === '[]' && last.model.functions.computedFields.size === 0) return true;
+  if ([...before, ...after].some(hasComputedFields)) return false;
+  if (last.functions === '[]' && !last.entries.some(hasComputedFields) && !entries.some(hasComputedFields)) return true;
   const keys = (list: readonly TableEntry[]) => list.map((entry) => relationKey(entry.table.schema, entry.table.name)).sort().join('\u0000');
   return keys(before) === keys(after);
+}
+
+function hasComputedFields(entry: TableEntry): boolean {
+  return (entry.computed_fields?.length ?? 0) > 0;
 }
 
 /**
