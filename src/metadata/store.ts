@@ -31,6 +31,14 @@ const ROW_WITHOUT_TABLES = "pg_catalog.json_typeof(metadata->'sources'->0->'tabl
 /** Whether the row's trigger view was written with its version of the metadata. */
 const VIEW_CURRENT = 'trigger_view_version = resource_version and trigger_view is not null';
 
+/**
+ * Whether, besides, `trigger_view_written` tells when the view last changed: every write of
+ * this engine sets `trigger_view_kept` to its version, a write of an older engine (which
+ * rewrites the view without knowing the column) leaves it behind, and the view is then
+ * read whole.
+ */
+const VIEW_KEPT = `${VIEW_CURRENT} and trigger_view_kept = resource_version`;
+
 /*
  * The statements each metadata operation runs are named, planned once per connection:
  * planning them again cost about as much as running them (0.1-0.2 ms each).
@@ -43,8 +51,8 @@ const VIEW_CURRENT = 'trigger_view_version = resource_version and trigger_view i
  * the row holds them apart.
  */
 const TRIGGER_VIEW_SQL = `
-select resource_version, case when ${VIEW_CURRENT} then trigger_view_written::text end as written,
-       case when ${VIEW_CURRENT} then (case when trigger_view_written = $1::bigint then null else trigger_view::text end)
+select resource_version, case when ${VIEW_KEPT} then trigger_view_written::text end as written,
+       case when ${VIEW_CURRENT} then (case when ${VIEW_KEPT} and trigger_view_written = $1::bigint then null else trigger_view::text end)
   else json_build_object('version', 3, 'sources', coalesce((
     select json_agg(json_build_object('name', source_entry->'name', 'kind', source_entry->'kind', 'tables', coalesce((
       select json_agg(case when entry->'event_triggers' is null
@@ -79,27 +87,29 @@ order by part, source, position`;
  * replaced held its tables apart: only then do the stored entries match the metadata the
  * writer changed, and only the entries it changed need writing. The trigger view ($3) is
  * null when the write leaves it as it was: the stored one is then kept, if it was current
- * (`view_missing` tells the writer it was not, and it writes the view after all).
+ * and kept by this engine (`view_missing` tells the writer it was not, and it writes the
+ * view after all).
  * `trigger_view_written` is the version the view was last written with, which readers that
  * hold it already need not read again.
  */
 const WRITE_SQL = `
 with replaced as (
-  select ${ROW_WITHOUT_TABLES} as without_tables, coalesce(${VIEW_CURRENT}, false) as view_current
+  select ${ROW_WITHOUT_TABLES} as without_tables, coalesce(${VIEW_KEPT}, false) as view_kept
     from service_catalog.metadata where id = 1 and resource_version = $2 for update
 )
 update service_catalog.metadata
    set metadata = $1, resource_version = resource_version + 1, updated_at = now(),
-       trigger_view = case when $3::json is null and replaced.view_current then trigger_view else $3::json end,
-       trigger_view_version = case when $3::json is null and not replaced.view_current then null else resource_version + 1 end,
-       trigger_view_written = case when $3::json is null and replaced.view_current then trigger_view_written else resource_version + 1 end
+       trigger_view = case when $3::json is null and replaced.view_kept then trigger_view else $3::json end,
+       trigger_view_version = case when $3::json is null and not replaced.view_kept then null else resource_version + 1 end,
+       trigger_view_written = case when $3::json is null and replaced.view_kept then trigger_view_written else resource_version + 1 end,
+       trigger_view_kept = resource_version + 1
   from replaced
  where id = 1 and resource_version = $2
-returning resource_version, coalesce(replaced.without_tables, false) as without_tables, $3::json is null and not replaced.view_current as view_missing`;
+returning resource_version, coalesce(replaced.without_tables, false) as without_tables, $3::json is null and not replaced.view_kept as view_missing`;
 
 /** The trigger view of the row's version, when the write found the stored one was not current. */
 const WRITE_VIEW_SQL = `
-update service_catalog.metadata set trigger_view = $1, trigger_view_version = resource_version, trigger_view_written = resource_version where id = 1`;
+update service_catalog.metadata set trigger_view = $1, trigger_view_version = resource_version, trigger_view_written = resource_version, trigger_view_kept = resource_version where id = 1`;
 
 /**
  * Room between two entries' positions: a whole write spaces them this far apart, so that
@@ -188,13 +198,14 @@ export class MetadataStore {
         updated_at timestamptz not null default now(),
         trigger_view json,
         trigger_view_version bigint,
-        trigger_view_written bigint
+        trigger_view_written bigint,
+        trigger_view_kept bigint
       )`);
       // The trigger view and the version it was written with (a write by other means leaves it
       // behind): added to a catalog made without them, only then, as ALTER TABLE locks the table.
-      const viewColumns = await client.query("select 1 from pg_catalog.pg_attribute where attrelid = 'service_catalog.metadata'::regclass and attname in ('trigger_view', 'trigger_view_version', 'trigger_view_written') and not attisdropped");
-      if (viewColumns.rows.length < 3) {
-        await client.query('alter table service_catalog.metadata add column if not exists trigger_view json, add column if not exists trigger_view_version bigint, add column if not exists trigger_view_written bigint');
+      const viewColumns = await client.query("select 1 from pg_catalog.pg_attribute where attrelid = 'service_catalog.metadata'::regclass and attname in ('trigger_view', 'trigger_view_version', 'trigger_view_written', 'trigger_view_kept') and not attisdropped");
+      if (viewColumns.rows.length < 4) {
+        await client.query('alter table service_catalog.metadata add column if not exists trigger_view json, add column if not exists trigger_view_version bigint, add column if not exists trigger_view_written bigint, add column if not exists trigger_view_kept bigint');
       }
       await client.query(`create table if not exists service_catalog.metadata_tables (
         source text not null,

@@ -223,6 +223,18 @@ describe('MetadataStore', () => {
     version = (await store.write(withoutTable, version, undefined, withTable))!;
     expect((await store.readTriggerView()).metadata).toEqual(source([entry('b', { event_triggers: [trigger] }), entry('c')]));
 
+    // An older engine rewrites the view without telling when it changed: it is read whole, and kept again after the next write.
+    const byOlderEngine = source([entry('b', { event_triggers: [trigger, { ...trigger, name: 'b_older' }] }), entry('c')]);
+    const latest = await store.readTriggerViewSince(null);
+    await db.sql("update service_catalog.metadata_tables set entry = $1 where table_name = 'b'", [JSON.stringify(byOlderEngine.sources[0]!.tables[0])]);
+    await db.sql('update service_catalog.metadata set trigger_view = $1, trigger_view_version = resource_version + 1, resource_version = resource_version + 1 where id = 1', [JSON.stringify(byOlderEngine)]);
+    const afterOlderWrite = await store.readTriggerViewSince(latest);
+    expect(afterOlderWrite).toEqual({ stored: { resourceVersion: latest.stored.resourceVersion + 1, metadata: byOlderEngine }, written: null });
+    const afterOlder = await store.read();
+    version = (await store.write({ ...afterOlder.metadata }, afterOlder.resourceVersion, undefined, afterOlder.metadata))!;
+    const keptAgain = await store.readTriggerViewSince(null);
+    expect(keptAgain).toEqual({ stored: { resourceVersion: version, metadata: byOlderEngine }, written: version });
+
     // A view left behind by a write by other means is written after all, even by a write that changed no trigger.
     await db.sql("update service_catalog.metadata set resource_version = resource_version + 1, trigger_view = '{}' where id = 1");
     const stale = await store.read();
