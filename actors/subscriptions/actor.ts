@@ -58,9 +58,13 @@ export const subscriptionsActor: Actor = {
      */
     let publishedStale = false;
     const feedLive = () => config.liveQueriesChangeFeed && feed.live(performance.now());
+    // Reads may overlap (a subscription's catch-up beside a replanning): the latest one started wins.
+    let publishedReads = 0;
     const refreshPublished = async () => {
       publishedStale = false;
-      published = await publishedTables(pool).catch(() => published);
+      const read = ++publishedReads;
+      const members = await publishedTables(pool).catch(() => null);
+      if (members !== null && read === publishedReads) published = members;
     };
     const catchUpPublished = async () => {
       if (!publishedStale) return;
