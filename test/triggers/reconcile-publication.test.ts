@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MetadataStore } from '../../src/metadata/store.js';
 import { inTransaction } from '../../src/pg/transaction.js';
-import { followTables, reconcilePublication } from '../../src/pg/replication/publication.js';
+import { followTables, publishedAmong, reconcilePublication } from '../../src/pg/replication/publication.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 
 /**
@@ -93,3 +93,28 @@ describe('followTables', () => {
   });
 });
 
+describe('publishedAmong', () => {
+  it('tells the members as pg_publication_tables does: listed tables, partitions of a listed partitioned table, tables of a listed schema', async () => {
+    await db.sql(`
+      create table among_listed (id integer primary key);
+      create table among_unlisted (id integer primary key);
+      create table among_parted (id integer primary key) partition by range (id);
+      create table among_part partition of among_parted for values from (0) to (100);
+      create schema among_schema;
+      create table among_schema.inside (id integer primary key);
+      create unlogged table among_schema.unlogged_inside (id integer primary key);
+      alter publication service_graphql_events add table among_listed, among_parted;
+      alter publication service_graphql_events add tables in schema among_schema;
+    `);
+    try {
+      const asked = [table('among_listed'), table('among_unlisted'), table('among_parted'), table('among_part'), { schema: 'among_schema', name: 'inside' }, { schema: 'among_schema', name: 'unlogged_inside' }, table('no_such_table')];
+      const members = new Set(await published());
+      const expected = asked.map((item) => `${item.schema}.${item.name}`).filter((name) => members.has(name));
+      expect(expected).toEqual(['public.among_listed', 'public.among_part', 'among_schema.inside']);
+      const found = await inTransaction(db.pool, (client) => publishedAmong(client, asked));
+      expect([...found].sort()).toEqual(expected.map((name) => JSON.stringify(name.split('.'))).sort());
+    } finally {
+      await db.sql('alter publication service_graphql_events drop tables in schema among_schema; alter publication service_graphql_events drop table among_listed, among_parted; drop schema among_schema cascade; drop table among_listed, among_unlisted, among_parted');
+    }
+  });
+});
