@@ -129,8 +129,8 @@ async function runDataApi(host: SchemaHost, endpoint: QueryEndpoint, request: Qu
 async function beginTransaction(host: SchemaHost, metadataLock: boolean): Promise<PoolClient> {
   const client = await host.db.connect();
   try {
-    await client.query('begin');
-    if (metadataLock) await client.query('select pg_advisory_xact_lock($1)', [METADATA_WRITE_LOCK]);
+    // One round trip for both: every metadata operation pays it.
+    await client.query(metadataLock ? `begin; select pg_advisory_xact_lock(${METADATA_WRITE_LOCK})` : 'begin');
     return client;
   } catch (error) {
     client.release(error as Error);
