@@ -90,6 +90,11 @@ export class SchemaHost {
     return checkConsistency(metadata, catalog, remotes, await this.#enumRows.read(metadata, catalog, reader));
   }
 
+  /** Begins a metadata writer's transaction on `client` (MetadataStore.beginWrite); returns the stored version as of holding the writers' lock. */
+  beginWrite(client: PoolClient): Promise<number> {
+    return this.#store.beginWrite(client);
+  }
+
   /** Runs metadata operations of this instance one at a time. */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
     const run = this.#queue.then(work, work);
@@ -97,9 +102,9 @@ export class SchemaHost {
     return run;
   }
 
-  /** Re-reads the store when it holds a newer version (and the catalog when asked). */
-  async refresh(options: { catalog?: boolean } = {}): Promise<void> {
-    const version = await this.#store.currentVersion();
+  /** Re-reads the store when it holds a newer version than `version` (read now when not given), and the catalog when asked. */
+  async refresh(options: { catalog?: boolean; version?: number } = {}): Promise<void> {
+    const version = options.version ?? (await this.#store.currentVersion());
     if (version === this.#state.resourceVersion && !options.catalog) return;
     const stored = version === this.#state.resourceVersion ? { resourceVersion: version, metadata: this.#state.metadata } : await readNormalized(this.#store);
     // Remote snapshots change with the version (a reload bumps it), so a newer version re-reads them.

@@ -4,7 +4,6 @@ import { errors } from '../../src/errors/errors.js';
 import { invariant } from '../../src/errors/service-error.js';
 import type { Logger } from '../../src/log/logger.js';
 import { normalizeMetadata } from '../../src/metadata/normalize.js';
-import { METADATA_WRITE_LOCK } from '../../src/metadata/store.js';
 import type { Metadata } from '../../src/metadata/types.js';
 import type { Catalog } from '../../src/pg/catalog.js';
 import type { PoolClient } from '../../src/pg/pool.js';
@@ -67,10 +66,11 @@ export async function runQuery(
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       // Writers take turns cluster-wide, so the optimistic check below is a safety net
       // rather than a retry loop under contention.
-      const transaction = readOnly ? null : await beginTransaction(host, true);
+      const writer = readOnly ? null : await beginWrite(host);
+      const transaction = writer?.client ?? null;
       const draft: Draft = { metadata: host.state.metadata, catalog: host.state.catalog, report: host.state.report, metadataChanged: false, catalogReloaded: false, transaction };
       try {
-        await host.refresh();
+        await host.refresh(writer === null ? {} : { version: writer.version });
         const base = host.state;
         draft.metadata = base.metadata;
         draft.report = base.report;
@@ -113,7 +113,7 @@ export async function runQuery(
  */
 async function runDataApi(host: SchemaHost, endpoint: QueryEndpoint, request: QueryRequest, session: Session, log: Logger, ask: ActorRequest): Promise<unknown> {
   const state = host.state;
-  const transaction = isReadOnly(endpoint, request, '$') ? null : await beginTransaction(host, false);
+  const transaction = isReadOnly(endpoint, request, '$') ? null : await beginTransaction(host);
   const draft: Draft = { metadata: state.report.consistent, catalog: state.catalog, report: state.report, metadataChanged: false, catalogReloaded: false, transaction };
   try {
     const response = await apply(host, endpoint, request, '$', draft, session, log, state.resourceVersion, ask);
@@ -125,13 +125,22 @@ async function runDataApi(host: SchemaHost, endpoint: QueryEndpoint, request: Qu
   }
 }
 
-/** A transaction on its own connection, holding the metadata writers' lock when asked. */
-async function beginTransaction(host: SchemaHost, metadataLock: boolean): Promise<PoolClient> {
+/** A transaction on its own connection. */
+async function beginTransaction(host: SchemaHost): Promise<PoolClient> {
+  return (await begun(host, (client) => client.query('begin'))).client;
+}
+
+/** A metadata writer's transaction on its own connection, holding the writers' lock, and the stored version as of taking it. */
+async function beginWrite(host: SchemaHost): Promise<{ client: PoolClient; version: number }> {
+  const { client, result } = await begun(host, (client) => host.beginWrite(client));
+  return { client, version: result };
+}
+
+/** A connection of the pool with `begin` run on it; one whose begin failed is let go of, not pooled. */
+async function begun<T>(host: SchemaHost, begin: (client: PoolClient) => Promise<T>): Promise<{ client: PoolClient; result: T }> {
   const client = await host.db.connect();
   try {
-    // One round trip for both: every metadata operation pays it.
-    await client.query(metadataLock ? `begin; select pg_advisory_xact_lock(${METADATA_WRITE_LOCK})` : 'begin');
-    return client;
+    return { client, result: await begin(client) };
   } catch (error) {
     client.release(error as Error);
     throw error;

@@ -258,6 +258,15 @@ export class MetadataStore {
     return { stored: { resourceVersion: Number(row.resource_version), metadata }, written };
   }
 
+  /**
+   * Begins a metadata writer's transaction on `client`: BEGIN, the writers' lock and the
+   * stored version as of holding it, in one round trip (every metadata operation pays it).
+   */
+  async beginWrite(client: PoolClient): Promise<number> {
+    const results = (await client.query(`begin; select pg_advisory_xact_lock(${METADATA_WRITE_LOCK}); select resource_version from service_catalog.metadata where id = 1`)) as unknown as { rows: { resource_version?: string }[] }[];
+    return Number(results[2]?.rows[0]?.resource_version ?? 0);
+  }
+
   /** Reads only the version, for cheap staleness checks. */
   async currentVersion(): Promise<number> {
     const result = await this.#pool.query<{ resource_version: string }>({ name: 'service_metadata_version', text: 'select resource_version from service_catalog.metadata where id = 1' });
