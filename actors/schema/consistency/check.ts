@@ -90,7 +90,7 @@ function liveTableProblem(entry: TableEntry, key: string, catalog: Catalog, enum
 
 /** Whether each table exists (and each enum table can make an enum). */
 const livePass = new KeptOutcomes<EntryOutcome & { key: string; problem: InconsistentObject | null }>();
-/** Each served table's relationships (withRelationshipsChecked). */
+/** Each served table's relationships (relationshipsChecked). */
 const relationshipPass = new KeptOutcomes<KeptRelationships>();
 /** Each table's select permissions (withSelectPermissionsChecked). */
 const selectPass = new KeptOutcomes<PermissionsOutcome>();
