@@ -261,10 +261,16 @@ export class MetadataStore {
   /**
    * Begins a metadata writer's transaction on `client`: BEGIN, the writers' lock and the
    * stored version as of holding it, in one round trip (every metadata operation pays it).
+   * READ COMMITTED whatever the role's or database's default, so that the version is read
+   * with a snapshot taken once the lock is held.
    */
   async beginWrite(client: PoolClient): Promise<number> {
-    const results = (await client.query(`begin; select pg_advisory_xact_lock(${METADATA_WRITE_LOCK}); select resource_version from service_catalog.metadata where id = 1`)) as unknown as { rows: { resource_version?: string }[] }[];
-    return Number(results[2]?.rows[0]?.resource_version ?? 0);
+    const results = (await client.query(
+      `begin isolation level read committed; select pg_advisory_xact_lock(${METADATA_WRITE_LOCK}); select resource_version from service_catalog.metadata where id = 1`,
+    )) as unknown as { rows: { resource_version: string }[] }[];
+    const row = Array.isArray(results) ? results[2]?.rows[0] : undefined;
+    if (row === undefined) throw new Error('service_catalog.metadata has no row; was setUp() called?');
+    return Number(row.resource_version);
   }
 
   /** Reads only the version, for cheap staleness checks. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MetadataStore } from '../../src/metadata/store.js';
+import pg from 'pg';
+import { METADATA_WRITE_LOCK, MetadataStore } from '../../src/metadata/store.js';
 import { emptyMetadata, type Metadata } from '../../src/metadata/types.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 
@@ -244,6 +245,32 @@ describe('MetadataStore', () => {
     expect(rewritten.rows[0]).toMatchObject({ version, written: version });
     expect(JSON.parse(rewritten.rows[0].view)).toEqual(source([entry('b', { event_triggers: [trigger] }), entry('c')]));
     expect((await store.readTriggerViewSince(triggered)).stored.metadata).toEqual(source([entry('b', { event_triggers: [trigger] }), entry('c')]));
+  });
+
+  it('begins a writer with the version committed while it waited for the lock, whatever the default isolation', async () => {
+    const store = new MetadataStore(db.pool);
+    const name = new URL(db.url).pathname.slice(1);
+    await db.sql(`alter database ${name} set default_transaction_isolation = 'repeatable read'`);
+    // New connections take the setting: a pool of its own.
+    const fresh = new pg.Pool({ connectionString: db.url, max: 2 });
+    const holder = await fresh.connect();
+    const waiter = await fresh.connect();
+    try {
+      const { resourceVersion } = await store.read();
+      await holder.query(`begin; select pg_advisory_xact_lock(${METADATA_WRITE_LOCK})`);
+      const begun = store.beginWrite(waiter as never);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await holder.query('update service_catalog.metadata set resource_version = resource_version + 1 where id = 1');
+      await holder.query('commit');
+      expect(await begun).toBe(resourceVersion + 1);
+      expect((await waiter.query('show transaction_isolation')).rows[0].transaction_isolation).toBe('read committed');
+      await waiter.query('rollback');
+    } finally {
+      holder.release();
+      waiter.release();
+      await fresh.end();
+      await db.sql(`alter database ${name} reset default_transaction_isolation`);
+    }
   });
 
   it('refuses a row holding some sources with their tables and some without', async () => {
