@@ -58,13 +58,22 @@ export const subscriptionsActor: Actor = {
      */
     let publishedStale = false;
     const feedLive = () => config.liveQueriesChangeFeed && feed.live(performance.now());
-    // Reads may overlap (a subscription's catch-up beside a replanning): the latest one started wins.
+    // Reads may overlap (a subscription's catch-up beside a replanning): a read's members
+    // stand unless a read started after it already gave its own, and a failed read leaves
+    // the members to read again.
     let publishedReads = 0;
+    let publishedApplied = 0;
     const refreshPublished = async () => {
       publishedStale = false;
       const read = ++publishedReads;
       const members = await publishedTables(pool).catch(() => null);
-      if (members !== null && read === publishedReads) published = members;
+      if (members === null) {
+        if (read === publishedReads) publishedStale = true;
+        return;
+      }
+      if (read <= publishedApplied) return;
+      publishedApplied = read;
+      published = members;
     };
     const catchUpPublished = async () => {
       if (!publishedStale) return;
