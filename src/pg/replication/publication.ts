@@ -119,17 +119,20 @@ export async function publishedAmong(db: Db, tables: readonly QualifiedName[]): 
   return new Set(result.rows.map(keyOf));
 }
 
-/** The server's version number (150000 and up: publications of schemas, PostgreSQL 15), read once per process: the engine serves one database. */
-let version: Promise<number> | null = null;
+/**
+ * The server's version number (150000 and up: publications of schemas, PostgreSQL 15), read
+ * once per connection or pool it is asked through rather than once per process: a server
+ * upgraded behind the same address is met by new connections.
+ */
+const versions = new WeakMap<Db, Promise<number>>();
 
 function serverVersion(db: Db): Promise<number> {
-  version ??= db.query<{ version: number }>("select current_setting('server_version_num')::int as version").then(
-    (result) => result.rows[0]!.version,
-    (error: unknown) => {
-      version = null;
-      throw error;
-    },
-  );
+  let version = versions.get(db);
+  if (version === undefined) {
+    version = db.query<{ version: number }>("select current_setting('server_version_num')::int as version").then((result) => result.rows[0]!.version);
+    versions.set(db, version);
+    version.catch(() => versions.delete(db));
+  }
   return version;
 }
 
