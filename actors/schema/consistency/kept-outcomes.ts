@@ -15,39 +15,86 @@ export interface EntryOutcome {
  * unless a table it looked at is one whose entry changed, came or went. `basis` is what
  * every outcome depends on besides the entries (the catalog's parts, the enum tables'
  * rows), compared item by item by identity: any other basis checks every entry again.
+ *
+ * Which kept outcomes looked at a changed table is found from an index of the outcomes by
+ * the tables they looked at, so the entries left alone are not asked one by one: at
+ * thousands of tables, asking each outcome's looked-up keys was most of an operation's check.
  */
 export class KeptOutcomes<R extends EntryOutcome> {
   #last: { basis: readonly unknown[]; entries: readonly TableEntry[]; outcomes: readonly R[] } | null = null;
+  /** For each table key, the kept outcomes that looked at that table. */
+  readonly #lookers = new Map<string, Set<R>>();
 
   run(entries: readonly TableEntry[], basis: readonly unknown[], compute: (entry: TableEntry) => R): R[] {
     const last = this.#last !== null && sameItems(this.#last.basis, basis) ? this.#last : null;
     // Let go while computing: a failure half way must not leave outcomes of a pass that did not finish.
     this.#last = null;
-    let outcomes: R[];
-    if (last === null) {
-      outcomes = entries.map(compute);
-    } else {
-      const span = changedSpan(last.entries, entries);
-      const changed = new Set<string>();
-      for (let index = span.start; index < span.beforeEnd; index++) changed.add(keyOf(last.entries[index]!));
-      for (let index = span.start; index < span.afterEnd; index++) changed.add(keyOf(entries[index]!));
-      // Plain loops: this runs over every entry of every pass of every check.
-      outcomes = new Array<R>(entries.length);
-      for (let index = 0; index < entries.length; index++) {
-        const at = keptIndex(span, last.entries, entries, index);
-        const kept = at < 0 ? undefined : last.outcomes[at]!;
-        outcomes[index] = kept !== undefined && !looksAtAny(kept.lookedUp, changed) ? kept : compute(entries[index]!);
-      }
-    }
+    const outcomes = last === null ? this.#computeAll(entries, compute) : this.#keepFrom(last, entries, compute);
     this.#last = { basis, entries, outcomes };
     return outcomes;
   }
-}
 
-function looksAtAny(keys: readonly string[], changed: ReadonlySet<string>): boolean {
-  if (changed.size === 0) return false;
-  for (let index = 0; index < keys.length; index++) if (changed.has(keys[index]!)) return true;
-  return false;
+  #computeAll(entries: readonly TableEntry[], compute: (entry: TableEntry) => R): R[] {
+    this.#lookers.clear();
+    const outcomes = entries.map(compute);
+    for (const outcome of outcomes) this.#index(outcome);
+    return outcomes;
+  }
+
+  #keepFrom(last: { entries: readonly TableEntry[]; outcomes: readonly R[] }, entries: readonly TableEntry[], compute: (entry: TableEntry) => R): R[] {
+    const span = changedSpan(last.entries, entries);
+    // The kept outcomes that looked at a table whose entry changed, came or went: computed again.
+    const stale = new Set<R>();
+    const addStale = (entry: TableEntry) => {
+      const lookers = this.#lookers.get(keyOf(entry));
+      if (lookers !== undefined) for (const outcome of lookers) stale.add(outcome);
+    };
+    for (let index = span.start; index < span.beforeEnd; index++) addStale(last.entries[index]!);
+    for (let index = span.start; index < span.afterEnd; index++) addStale(entries[index]!);
+    const dropped: R[] = [];
+    const added: R[] = [];
+    const reused = new Set<R>();
+    const outcomes = new Array<R>(entries.length);
+    // Plain loops: this runs over every entry of every pass of every check.
+    for (let index = 0; index < entries.length; index++) {
+      const at = keptIndex(span, last.entries, entries, index);
+      const kept = at < 0 ? undefined : last.outcomes[at]!;
+      if (kept !== undefined && (stale.size === 0 || !stale.has(kept))) {
+        outcomes[index] = kept;
+        if (index >= span.start && index < span.afterEnd) reused.add(kept);
+        continue;
+      }
+      if (kept !== undefined) dropped.push(kept);
+      const outcome = compute(entries[index]!);
+      outcomes[index] = outcome;
+      added.push(outcome);
+    }
+    for (let index = span.start; index < span.beforeEnd; index++) {
+      const outcome = last.outcomes[index]!;
+      if (!reused.has(outcome)) dropped.push(outcome);
+    }
+    // Dropped first: a computation may give back an outcome object it gave before.
+    for (const outcome of dropped) this.#unindex(outcome);
+    for (const outcome of added) this.#index(outcome);
+    return outcomes;
+  }
+
+  #index(outcome: R): void {
+    for (const key of outcome.lookedUp) {
+      let lookers = this.#lookers.get(key);
+      if (lookers === undefined) this.#lookers.set(key, (lookers = new Set()));
+      lookers.add(outcome);
+    }
+  }
+
+  #unindex(outcome: R): void {
+    for (const key of outcome.lookedUp) {
+      const lookers = this.#lookers.get(key);
+      if (lookers === undefined) continue;
+      lookers.delete(outcome);
+      if (lookers.size === 0) this.#lookers.delete(key);
+    }
+  }
 }
 
 function keyOf(entry: TableEntry): string {
