@@ -10,7 +10,7 @@ import { checkConsistency, type ConsistencyReport } from './consistency/check.js
 import { EnumRowsReader } from './consistency/enum-rows.js';
 import type { GraphqlEngineOptions } from './execution/engine.js';
 import { RemoteDescriber } from './remote/descriptions.js';
-import { withRemoteCatalog, type RemoteServingOptions } from './remote/snapshot-pointers.js';
+import { withoutRemoteSnapshots, withRemoteCatalog, type RemoteServingOptions } from './remote/snapshot-pointers.js';
 import { buildState, type SchemaState } from './state.js';
 
 export interface Committed {
@@ -73,11 +73,13 @@ export class SchemaHost {
   /**
    * The database catalog with the cached remote schemas, both read through `client` when
    * given. The database part is introspected again only when the system catalogs changed
-   * (CatalogCache), or always with `force` (reload_metadata, run_sql).
+   * (CatalogCache), or always with `force` (reload_metadata, run_sql). `remoteSnapshots`
+   * false leaves the remote schemas' pointers unread (withoutRemoteSnapshots).
    */
-  async introspect(client?: PoolClient, options: { force?: boolean } = {}): Promise<Catalog> {
+  async introspect(client?: PoolClient, options: { force?: boolean; remoteSnapshots?: boolean } = {}): Promise<Catalog> {
     const db = client ?? this.#db;
-    return withRemoteCatalog(await this.#catalogs.read(db, options), db, this.#remote);
+    const catalog = await this.#catalogs.read(db, options);
+    return options.remoteSnapshots === false ? withoutRemoteSnapshots(catalog, this.#remote) : withRemoteCatalog(catalog, db, this.#remote);
   }
 
   /**

@@ -76,7 +76,7 @@ export async function runQuery(
         draft.report = base.report;
         // Hasura sees a table created in psql without a reload: operations that may change
         // metadata check it against a catalog read now, not the one of the last change.
-        draft.catalog = readOnly ? base.catalog : await host.introspect(transaction ?? undefined);
+        draft.catalog = readOnly ? base.catalog : await host.introspect(transaction ?? undefined, { remoteSnapshots: (base.metadata.remote_schemas ?? []).length > 0 });
         const response = await apply(host, endpoint, request, '$', draft, session, log, base.resourceVersion, ask);
         // Hasura refuses a change based on another version than the stored one (409), and ignores the version on reads.
         if (draft.metadataChanged && basedOn !== undefined && basedOn !== base.resourceVersion) throw errors.resourceVersionMismatch('$', basedOn);
