@@ -122,7 +122,7 @@ export const triggersActor: Actor = {
     context.listen<{ resource_version: number; instance: string }>(bus.subjects.metadataChanged, async (message) => {
       validate('bus/metadata-changed', message);
       await refresh();
-      await capture.tick();
+      await capture.metadataChanged();
     });
     context.listen<ChangeFeedWanted>(bus.subjects.changesWanted, (message) => {
       validate<ChangeFeedWanted>('bus/change-wanted', message);

@@ -98,6 +98,18 @@ export class CaptureSupervisor {
     await this.#lease?.release();
   }
 
+  /**
+   * A round at once after a metadata change that may start, stop or reconcile reading. With
+   * no trigger, no feed wanted and no lease held, a round only looks for a slot left behind,
+   * which the periodic round does within a second: every metadata operation would otherwise
+   * pay that look.
+   */
+  metadataChanged(): Promise<void> {
+    const wanted = this.deps.wanted();
+    if (!wanted.hasTriggers && !wanted.feedWanted && !this.holdsLease) return Promise.resolve();
+    return this.tick();
+  }
+
   /** One round: take or renew the lease, then start, keep or stop reading. */
   tick(): Promise<void> {
     if (this.#ticking || this.#stopped) return this.#round;
