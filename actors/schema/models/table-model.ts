@@ -123,6 +123,8 @@ interface LastBuild {
   functions: string;
   /** The model of each entry's table, null for a table the catalog lacks or the model leaves out. */
   models: readonly (TableModel | null)[];
+  /** How many of the entries have computed fields, counted as entries come and go. */
+  computedFieldEntries: number;
   model: SourceModel;
 }
 
@@ -151,7 +153,8 @@ export function buildSourceModel(metadata: Metadata, catalog: Catalog, enumRows:
   });
   const tables = new Map<string, TableModel>();
   for (const model of models) if (model !== null) tables.set(model.key, model);
-  const reuseFunctions = last !== null && last.functions === functions && functionsUnaffected(span!, last, entries);
+  const computedFieldEntries = last === null ? entries.filter(hasComputedFields).length : last.computedFieldEntries + countIn(entries, span!.start, span!.afterEnd) - countIn(last.entries, span!.start, span!.beforeEnd);
+  const reuseFunctions = last !== null && last.functions === functions && functionsUnaffected(span!, last, entries, computedFieldEntries);
   const roleTables = new Map(last?.model.roleTables);
   const backendOnlyRoleTables = new Map(last?.model.backendOnlyRoleTables);
   const count = (model: TableModel | null, by: 1 | -1) => {
@@ -166,7 +169,7 @@ export function buildSourceModel(metadata: Metadata, catalog: Catalog, enumRows:
     for (let index = span!.start; index < span!.afterEnd; index++) count(models[index]!, 1);
   }
   const model: SourceModel = { tables, functions: reuseFunctions ? last.model.functions : buildFunctionsModel(metadata, catalog), roleTables, backendOnlyRoleTables };
-  if (enumRows.size === 0) lastBuild = { entries, relations: catalog.relations, catalogFunctions: catalog.functions, roles, functions, models, model };
+  if (enumRows.size === 0) lastBuild = { entries, relations: catalog.relations, catalogFunctions: catalog.functions, roles, functions, models, computedFieldEntries, model };
   return model;
 }
 
@@ -206,17 +209,24 @@ function entryModel(entry: TableEntry, catalog: Catalog, enums: Map<string, { co
  * return, and whose tracking decides whether those on other entries pass) are the same, or
  * neither list has a function or computed field for them to matter to.
  */
-function functionsUnaffected(span: ChangedSpan, last: LastBuild, entries: readonly TableEntry[]): boolean {
+function functionsUnaffected(span: ChangedSpan, last: LastBuild, entries: readonly TableEntry[], computedFieldEntries: number): boolean {
   const before = last.entries.slice(span.start, span.beforeEnd);
   const after = entries.slice(span.start, span.afterEnd);
   if ([...before, ...after].some(hasComputedFields)) return false;
-  if (last.functions === '[]' && !last.entries.some(hasComputedFields) && !entries.some(hasComputedFields)) return true;
+  if (last.functions === '[]' && last.computedFieldEntries === 0 && computedFieldEntries === 0) return true;
   const keys = (list: readonly TableEntry[]) => list.map((entry) => relationKey(entry.table.schema, entry.table.name)).sort().join('\u0000');
   return keys(before) === keys(after);
 }
 
 function hasComputedFields(entry: TableEntry): boolean {
   return (entry.computed_fields?.length ?? 0) > 0;
+}
+
+/** How many of `entries[from..to)` have computed fields. */
+function countIn(entries: readonly TableEntry[], from: number, to: number): number {
+  let count = 0;
+  for (let index = from; index < to; index++) if (hasComputedFields(entries[index]!)) count++;
+  return count;
 }
 
 /**
