@@ -55,8 +55,14 @@ export class KeptOutcomes<R extends EntryOutcome> {
     const added: R[] = [];
     const reused = new Set<R>();
     const outcomes = new Array<R>(entries.length);
-    // Plain loops: this runs over every entry of every pass of every check.
-    for (let index = 0; index < entries.length; index++) {
+    // With nothing stale the head and the tail are the last outcomes as they were: only the span is looked at.
+    const from = stale.size === 0 ? span.start : 0;
+    const to = stale.size === 0 ? span.afterEnd : entries.length;
+    for (let index = 0; index < from; index++) outcomes[index] = last.outcomes[index]!;
+    const shift = span.beforeEnd - span.afterEnd;
+    for (let index = to; index < entries.length; index++) outcomes[index] = last.outcomes[index + shift]!;
+    // Plain loops: every pass of every check runs them, at thousands of entries.
+    for (let index = from; index < to; index++) {
       const at = keptIndex(span, last.entries, entries, index);
       const kept = at < 0 ? undefined : last.outcomes[at]!;
       if (kept !== undefined && (stale.size === 0 || !stale.has(kept))) {
