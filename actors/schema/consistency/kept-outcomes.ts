@@ -19,6 +19,8 @@ export interface EntryOutcome {
  * Which kept outcomes looked at a changed table is found from an index of the outcomes by
  * the tables they looked at, so the entries left alone are not asked one by one: at
  * thousands of tables, asking each outcome's looked-up keys was most of an operation's check.
+ * `compute` gives each entry an outcome object of its own (it may give an entry the one it
+ * gave that entry before): the index counts on no object standing for two entries.
  */
 export class KeptOutcomes<R extends EntryOutcome> {
   #last: { basis: readonly unknown[]; entries: readonly TableEntry[]; outcomes: readonly R[] } | null = null;
@@ -55,9 +57,13 @@ export class KeptOutcomes<R extends EntryOutcome> {
     const added: R[] = [];
     const reused = new Set<R>();
     const outcomes = new Array<R>(entries.length);
-    // With nothing stale the head and the tail are the last outcomes as they were: only the span is looked at.
-    const from = stale.size === 0 ? span.start : 0;
-    const to = stale.size === 0 ? span.afterEnd : entries.length;
+    // An outcome lists its own table when it looked at it (a permission does), so the outcomes of
+    // the changed entries are often among the stale: those are the span's to compute anyway.
+    let staleOutside = stale.size;
+    for (let index = span.start; index < span.beforeEnd && staleOutside > 0; index++) if (stale.has(last.outcomes[index]!)) staleOutside--;
+    // With nothing stale around the span, the head and the tail are the last outcomes as they were.
+    const from = staleOutside === 0 ? span.start : 0;
+    const to = staleOutside === 0 ? span.afterEnd : entries.length;
     for (let index = 0; index < from; index++) outcomes[index] = last.outcomes[index]!;
     const shift = span.beforeEnd - span.afterEnd;
     for (let index = to; index < entries.length; index++) outcomes[index] = last.outcomes[index + shift]!;
