@@ -14,6 +14,7 @@ import { withRemoteSchemasChecked } from './remote-schemas.js';
 import type { InconsistentObject } from './inconsistency.js';
 import { withInheritedRolesChecked } from './inherited-roles-check.js';
 import { laterNameClaims } from './root-fields.js';
+import { ServedKeys, type KeySet } from './served-keys.js';
 import { withWritePermissionsChecked } from './write-permissions.js';
 
 export interface ConsistencyReport {
@@ -41,29 +42,39 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: 
     const key = relationKey(entry.table.schema, entry.table.name);
     return { lookedUp: NOTHING, key, problem: liveTableProblem(entry, key, catalog, enumRows) };
   });
+  // The live tables and their keys, side by side.
   const liveTables: TableEntry[] = [];
-  const liveKeys = new Map<TableEntry, string>();
-  source.tables.forEach((entry, index) => {
+  const liveKeys: string[] = [];
+  for (let index = 0; index < live.length; index++) {
     const { key, problem } = live[index]!;
     if (problem !== null) inconsistencies.push(problem);
     else {
-      liveTables.push(entry);
-      liveKeys.set(entry, key);
+      liveTables.push(source.tables[index]!);
+      liveKeys.push(key);
     }
-  });
+  }
   const clashes = laterNameClaims(liveTables, catalog);
-  const servedTables = clashes.size === 0 ? liveTables : liveTables.filter((entry) => {
-    const clash = clashes.get(entry);
-    if (clash === undefined) return true;
-    const holder = sameTable(clash.holder, entry.table) ? 'itself' : `table ${JSON.stringify(displayName(clash.holder))}`;
-    inconsistencies.push({
-      type: 'table',
-      definition: entry.table,
-      reason: `the GraphQL name ${JSON.stringify(clash.name)} of table ${JSON.stringify(displayName(entry.table))} is already used by ${holder}`,
+  let servedTables = liveTables;
+  let servedKeyList = liveKeys;
+  if (clashes.size > 0) {
+    servedTables = [];
+    servedKeyList = [];
+    liveTables.forEach((entry, index) => {
+      const clash = clashes.get(entry);
+      if (clash === undefined) {
+        servedTables.push(entry);
+        servedKeyList.push(liveKeys[index]!);
+        return;
+      }
+      const holder = sameTable(clash.holder, entry.table) ? 'itself' : `table ${JSON.stringify(displayName(clash.holder))}`;
+      inconsistencies.push({
+        type: 'table',
+        definition: entry.table,
+        reason: `the GraphQL name ${JSON.stringify(clash.name)} of table ${JSON.stringify(displayName(entry.table))} is already used by ${holder}`,
+      });
     });
-    return false;
-  });
-  const tracked = new Set(servedTables.map((entry) => liveKeys.get(entry)!));
+  }
+  const tracked = servedKeys.of(servedKeyList);
 
   const relationships = relationshipPass.run(servedTables, [catalog.relations, source.name], (entry) => relationshipsChecked(entry, source.name, catalog, tracked));
   const tables = checkedEntries(relationships, inconsistencies);
@@ -88,6 +99,8 @@ function liveTableProblem(entry: TableEntry, key: string, catalog: Catalog, enum
   return problems.length === 0 ? null : { type: 'table', definition: entry.table, reason: enumTableReason(entry.table, problems) };
 }
 
+/** The keys of the served tables, which the relationship checks look tables up in. */
+const servedKeys = new ServedKeys();
 /** Whether each table exists (and each enum table can make an enum). */
 const livePass = new KeptOutcomes<EntryOutcome & { key: string; problem: InconsistentObject | null }>();
 /** Each served table's relationships (relationshipsChecked). */
@@ -150,7 +163,7 @@ interface KeptRelationships extends EntryOutcome {
  */
 const keptRelationships = new WeakMap<TableEntry, KeptRelationships>();
 
-function relationshipsChecked(entry: TableEntry, source: string, catalog: Catalog, tracked: Set<string>): KeptRelationships {
+function relationshipsChecked(entry: TableEntry, source: string, catalog: Catalog, tracked: KeySet): KeptRelationships {
   const relation = catalog.relations.get(relationKey(entry.table.schema, entry.table.name))!;
   const kept = keptRelationships.get(entry);
   if (kept !== undefined && kept.source === source && kept.relation === relation && kept.lookups.every(([key, served, was]) => tracked.has(key) === served && catalog.relations.get(key) === was)) {
