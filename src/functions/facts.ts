@@ -33,8 +33,14 @@ const NO_KEYS: ReadonlySet<string> = new Set();
  * The tracked tables' keys for judging a source's functions and computed fields; none when
  * it has neither, where making the set cost every metadata operation 2-3 ms at 5,000 tables.
  */
-export function trackedKeysForFunctions(source: { tables: readonly { table: QualifiedName; computed_fields?: readonly unknown[] }[]; functions?: readonly unknown[] } | undefined): ReadonlySet<string> {
+export function trackedKeysForFunctions(source: FunctionSource | undefined): ReadonlySet<string> {
   if (source === undefined) return NO_KEYS;
-  const needed = (source.functions?.length ?? 0) > 0 || source.tables.some((entry) => (entry.computed_fields?.length ?? 0) > 0);
-  return needed ? trackedKeysOf(source.tables) : NO_KEYS;
+  return hasFunctionsOrComputedFields(source) ? trackedKeysOf(source.tables) : NO_KEYS;
+}
+
+type FunctionSource = { tables: readonly { table: QualifiedName; computed_fields?: readonly unknown[] }[]; functions?: readonly unknown[] };
+
+/** Whether a metadata source tracks a function or has a computed field: without, there is nothing for the function rules to judge. */
+export function hasFunctionsOrComputedFields(source: FunctionSource): boolean {
+  return (source.functions?.length ?? 0) > 0 || source.tables.some((entry) => (entry.computed_fields?.length ?? 0) > 0);
 }

@@ -1,4 +1,4 @@
-import { gatherFunctionFacts, trackedKeysForFunctions } from '../../../src/functions/facts.js';
+import { gatherFunctionFacts, hasFunctionsOrComputedFields, trackedKeysForFunctions } from '../../../src/functions/facts.js';
 import { computedFieldFunction, describeComputedField } from '../../../src/functions/rules/computed-field-rules.js';
 import { describeFunction } from '../../../src/functions/rules/function-rules.js';
 import { quoted } from '../../../src/metadata/names.js';
@@ -14,6 +14,8 @@ import type { InconsistentObject } from './inconsistency.js';
  */
 export function withFunctionsChecked(metadata: Metadata, catalog: Catalog, inconsistencies: InconsistentObject[]): Metadata {
   const source = metadata.sources[0]!;
+  // Every operation checks: without functions or computed fields, the entries stay as they are rather than copied.
+  if (!hasFunctionsOrComputedFields(source)) return metadata;
   const tracked = trackedKeysForFunctions(source);
   const tables = source.tables.map((entry) => withComputedFieldsChecked(entry, source.name, catalog, tracked, inconsistencies));
   const functions = (source.functions ?? []).filter((entry) => {
