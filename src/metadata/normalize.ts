@@ -1,4 +1,5 @@
 import { normalizeApiLimits } from './api-limits.js';
+import { changedSpan } from './changed-span.js';
 import type { AllowlistEntry, FunctionEntry, Metadata, QueryCollectionEntry, RemoteSchemaEntry, SourceEntry, TableEntry } from './types.js';
 
 const TABLE_KEY_ORDER: (keyof TableEntry)[] = [
@@ -64,13 +65,34 @@ function normalizeFunction(entry: FunctionEntry): FunctionEntry {
   return out;
 }
 
+const byTableName = (a: TableEntry, b: TableEntry) => compare(a.table.name, b.table.name) || compare(a.table.schema, b.table.schema);
+
+/** Each source's last normalised table list, by source name. */
+const lastTableLists = new Map<string, readonly TableEntry[]>();
+
+/**
+ * The table entries normalised and sorted. Metadata is normalised after every operation,
+ * which leaves thousands of entries as the same objects in the same places as the list
+ * normalised last (changed-span.ts): those are normalised and in order already, so only
+ * the changed span is normalised and only around it is the order checked.
+ */
+function normalizedTableList(sourceName: string, tables: readonly TableEntry[]): TableEntry[] {
+  const last = lastTableLists.get(sourceName) ?? [];
+  const span = changedSpan(last, tables);
+  const out = tables.slice();
+  for (let index = span.start; index < span.afterEnd; index++) out[index] = normalizeTable(tables[index]!);
+  let sorted = true;
+  for (let index = Math.max(1, span.start); index < Math.min(out.length, span.afterEnd + 1) && sorted; index++) sorted = byTableName(out[index - 1]!, out[index]!) <= 0;
+  const list = sorted ? out : out.sort(byTableName);
+  lastTableLists.set(sourceName, list);
+  return list;
+}
+
 function normalizeSource(source: SourceEntry): SourceEntry {
   const out: SourceEntry = {
     name: source.name,
     kind: source.kind,
-    tables: source.tables
-      .map(normalizeTable)
-      .sort((a, b) => compare(a.table.name, b.table.name) || compare(a.table.schema, b.table.schema)),
+    tables: normalizedTableList(source.name, source.tables),
   };
   if (source.functions !== undefined && source.functions.length > 0) {
     out.functions = source.functions
