@@ -5,7 +5,7 @@ import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg
 import { enumTableProblems, enumTableReason, NO_ENUM_ROWS, type EnumTableRows } from '../models/enum-tables.js';
 import { buildSourceModel } from '../models/table-model.js';
 import { KeptOutcomes, type EntryOutcome } from './kept-outcomes.js';
-import { checkedEntries, enumBasis, permissionBasis, type PermissionsOutcome } from './permission-outcomes.js';
+import { CheckedEntries, enumBasis, permissionBasis, type PermissionsOutcome } from './permission-outcomes.js';
 import { selectPermissionProblem, type PermissionProblem } from './select-permission-check.js';
 import { PermissionCheckMemo } from './permission-check-memo.js';
 import { withFunctionsChecked } from './functions-check.js';
@@ -77,7 +77,7 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: 
   const tracked = servedKeys.of(servedKeyList);
 
   const relationships = relationshipPass.run(servedTables, [catalog.relations, source.name], (entry) => relationshipsChecked(entry, source.name, catalog, tracked));
-  const tables = checkedEntries(relationships, inconsistencies);
+  const tables = relationshipEntries.of(relationships, inconsistencies);
 
   const withRelationships: Metadata = { ...metadata, sources: [{ ...source, tables }, ...metadata.sources.slice(1)] };
   const withFunctions = withFunctionsChecked(withRelationships, catalog, inconsistencies);
@@ -107,6 +107,9 @@ const livePass = new KeptOutcomes<EntryOutcome & { key: string; problem: Inconsi
 const relationshipPass = new KeptOutcomes<KeptRelationships>();
 /** Each table's select permissions (withSelectPermissionsChecked). */
 const selectPass = new KeptOutcomes<PermissionsOutcome>();
+/** The entries the relationship and select passes leave. */
+const relationshipEntries = new CheckedEntries();
+const selectEntries = new CheckedEntries();
 
 const selectChecks = new PermissionCheckMemo<PermissionProblem | null>();
 
@@ -138,7 +141,7 @@ function withSelectPermissionsChecked(metadata: Metadata, catalog: Catalog, inco
     if (select_permissions.length === 0) delete checked.select_permissions;
     return { lookedUp, checked, problems };
   });
-  const tables = checkedEntries(outcomes, inconsistencies);
+  const tables = selectEntries.of(outcomes, inconsistencies);
   return { ...metadata, sources: [{ ...source, tables }, ...metadata.sources.slice(1)] };
 }
 

@@ -4,6 +4,7 @@ import { NO_ENUM_ROWS, type EnumTableRows } from '../models/enum-tables.js';
 import type { SourceModel } from '../models/table-model.js';
 import type { InconsistentObject } from './inconsistency.js';
 import type { EntryOutcome } from './kept-outcomes.js';
+import { changedSpan } from '../../../src/metadata/changed-span.js';
 
 /** A table entry's permissions of one pass: the entry without its broken ones, and those reported. */
 export interface PermissionsOutcome extends EntryOutcome {
@@ -26,13 +27,40 @@ export function permissionBasis(metadata: Metadata, catalog: Catalog, enumRows: 
   return [metadata.sources[0]?.name, catalog.relations, catalog.functions, catalog.enums, enumBasis(enumRows), JSON.stringify(metadata.inherited_roles ?? []), withFunctions ? {} : null];
 }
 
-/** The entries a pass leaves, in order, its problems added to `inconsistencies`. */
-export function checkedEntries(outcomes: readonly { checked: TableEntry; problems: readonly InconsistentObject[] }[], inconsistencies: InconsistentObject[]): TableEntry[] {
-  const entries = new Array<TableEntry>(outcomes.length);
-  for (let index = 0; index < outcomes.length; index++) {
-    const outcome = outcomes[index]!;
-    if (outcome.problems.length > 0) inconsistencies.push(...outcome.problems);
-    entries[index] = outcome.checked;
+/** What a pass made of an entry: the entry without its broken parts, and those reported. */
+interface CheckedOutcome {
+  checked: TableEntry;
+  problems: readonly InconsistentObject[];
+}
+
+/**
+ * The entries a pass leaves, in order, its problems added to `inconsistencies`; kept from
+ * one check to the next. The pass keeps most outcomes as the same objects in the same places
+ * (KeptOutcomes): while none of them has a problem, the entries of those are the last list's,
+ * copied, and only the span the outcomes differ in is read.
+ */
+export class CheckedEntries {
+  #last: { outcomes: readonly CheckedOutcome[]; entries: readonly TableEntry[]; withProblems: number } | null = null;
+
+  of(outcomes: readonly CheckedOutcome[], inconsistencies: InconsistentObject[]): TableEntry[] {
+    const last = this.#last;
+    this.#last = null;
+    const entries = new Array<TableEntry>(outcomes.length);
+    // Problems are reported in the entries' order: with any before, every outcome is read.
+    const span = last === null || last.withProblems > 0 ? { start: 0, beforeEnd: last?.outcomes.length ?? 0, afterEnd: outcomes.length } : changedSpan(last.outcomes, outcomes);
+    for (let index = 0; index < span.start; index++) entries[index] = last!.entries[index]!;
+    const shift = span.beforeEnd - span.afterEnd;
+    for (let index = span.afterEnd; index < outcomes.length; index++) entries[index] = last!.entries[index + shift]!;
+    let withProblems = 0;
+    for (let index = span.start; index < span.afterEnd; index++) {
+      const outcome = outcomes[index]!;
+      if (outcome.problems.length > 0) {
+        inconsistencies.push(...outcome.problems);
+        withProblems++;
+      }
+      entries[index] = outcome.checked;
+    }
+    this.#last = { outcomes, entries, withProblems };
+    return entries;
   }
-  return entries;
 }

@@ -7,7 +7,7 @@ import { displayName } from '../../../src/metadata/names.js';
 import type { InconsistentObject } from './inconsistency.js';
 import { PermissionCheckMemo } from './permission-check-memo.js';
 import type { PermissionProblem } from './select-permission-check.js';
-import { checkedEntries, permissionBasis, type PermissionsOutcome } from './permission-outcomes.js';
+import { CheckedEntries, permissionBasis, type PermissionsOutcome } from './permission-outcomes.js';
 import { KeptOutcomes } from './kept-outcomes.js';
 
 const KINDS = ['insert', 'update', 'delete'] as const;
@@ -15,6 +15,8 @@ const KINDS = ['insert', 'update', 'delete'] as const;
 const writeChecks = new PermissionCheckMemo<PermissionProblem | null>();
 /** Each table's write permissions, kept from one check to the next (kept-outcomes.ts). */
 const writePass = new KeptOutcomes<PermissionsOutcome>();
+/** The entries the write pass leaves. */
+const writeEntries = new CheckedEntries();
 
 /** Asked of every entry on every check: spelled out rather than built from KINDS. */
 function withoutWritePermissions(entry: TableEntry): boolean {
@@ -61,6 +63,6 @@ export function withWritePermissionsChecked(metadata: Metadata, catalog: Catalog
     // An entry with nothing left out stays the same object (table-memo.ts).
     return { lookedUp, checked: changed ? next : entry, problems };
   });
-  const tables = checkedEntries(outcomes, inconsistencies);
+  const tables = writeEntries.of(outcomes, inconsistencies);
   return { ...metadata, sources: [{ ...source, tables }, ...metadata.sources.slice(1)] };
 }
