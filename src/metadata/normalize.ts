@@ -67,24 +67,28 @@ function normalizeFunction(entry: FunctionEntry): FunctionEntry {
 
 const byTableName = (a: TableEntry, b: TableEntry) => compare(a.table.name, b.table.name) || compare(a.table.schema, b.table.schema);
 
-/** Each source's last normalised table list, by source name. */
-const lastTableLists = new Map<string, readonly TableEntry[]>();
+/**
+ * The table list normalised last. It is the `tables` of the metadata returned, which, as all
+ * metadata, nobody changes in place (edit.ts): its entries stay normalised and in order.
+ */
+let lastTableList: readonly TableEntry[] = [];
 
 /**
  * The table entries normalised and sorted. Metadata is normalised after every operation,
  * which leaves thousands of entries as the same objects in the same places as the list
  * normalised last (changed-span.ts): those are normalised and in order already, so only
- * the changed span is normalised and only around it is the order checked.
+ * the changed span is normalised and only around it is the order checked. A table tracked
+ * comes at the end and is then sorted into place: a sort of a sorted list and one entry,
+ * one pass over it.
  */
-function normalizedTableList(sourceName: string, tables: readonly TableEntry[]): TableEntry[] {
-  const last = lastTableLists.get(sourceName) ?? [];
-  const span = changedSpan(last, tables);
+function normalizedTableList(tables: readonly TableEntry[]): TableEntry[] {
+  const span = changedSpan(lastTableList, tables);
   const out = tables.slice();
   for (let index = span.start; index < span.afterEnd; index++) out[index] = normalizeTable(tables[index]!);
   let sorted = true;
   for (let index = Math.max(1, span.start); index < Math.min(out.length, span.afterEnd + 1) && sorted; index++) sorted = byTableName(out[index - 1]!, out[index]!) <= 0;
   const list = sorted ? out : out.sort(byTableName);
-  lastTableLists.set(sourceName, list);
+  lastTableList = list;
   return list;
 }
 
@@ -92,7 +96,7 @@ function normalizeSource(source: SourceEntry): SourceEntry {
   const out: SourceEntry = {
     name: source.name,
     kind: source.kind,
-    tables: normalizedTableList(source.name, source.tables),
+    tables: normalizedTableList(source.tables),
   };
   if (source.functions !== undefined && source.functions.length > 0) {
     out.functions = source.functions
