@@ -10,7 +10,8 @@ export interface KeySet {
  * the list of keys changed (changed-span.ts): at thousands of tables, making a set of them
  * anew was a large part of every operation's check. Counted, so that a list naming a table
  * twice (metadata written by other means) stays right. What `of` returns is the caller's to
- * read until the next call.
+ * read until the next call; the list given is kept, for the next call to compare with, and
+ * must not change.
  */
 export class ServedKeys implements KeySet {
   #keys: readonly string[] = [];
