@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeMetadata } from './normalize.js';
 import { defaultSource, type Metadata, type TableEntry } from './types.js';
-
-/** A small deterministic generator (mulberry32), so that a failure replays. */
-function random(seed: number): (below: number) => number {
-  let state = seed;
-  return (below) => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * below);
-  };
-}
+import { seededRandom } from '../../test/harness/seeded-random.js';
 
 /** An entry as an operation would make it: its permissions in the order given, not normalised. */
 function entry(name: string, schema: string, roles: string[]): TableEntry {
@@ -22,7 +12,7 @@ const withTables = (metadata: Metadata, tables: TableEntry[]): Metadata => ({ ..
 
 describe('normalizeMetadata', () => {
   it('sorts and normalises the entries an edit changed among those it left in place, as a normalisation from scratch does', () => {
-    const pick = random(7);
+    const pick = seededRandom(7);
     const name = () => `t${pick(5000)}`;
     let metadata = normalizeMetadata({ version: 3, sources: [defaultSource(Array.from({ length: 200 }, (_, i) => entry(`t${i * 25}`, 'public', ['b', 'a'])))] });
     for (let step = 0; step < 300; step++) {

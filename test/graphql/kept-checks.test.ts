@@ -5,6 +5,7 @@ import { normalizeMetadata } from '../../src/metadata/normalize.js';
 import { defaultSource, type Metadata, type TableEntry } from '../../src/metadata/types.js';
 import { introspectCatalog, type Catalog } from '../../src/pg/catalog.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
+import { seededRandom } from '../harness/seeded-random.js';
 
 /**
  * The consistency check and the source model keep what an operation left alone from one
@@ -41,17 +42,6 @@ function trackedEntry(i: number): TableEntry {
   entry.select_permissions = [{ role: 'user', permission: { columns: ['id', 'name'], filter: i > 1 ? { parent: { parent: { active: { _eq: true } } } } : { active: { _eq: true } } } }];
   if (i > 0) entry.insert_permissions = [{ role: 'user', permission: { columns: ['id', 'name', 'parent_id'], check: { parent: { active: { _eq: true } } } } }];
   return entry;
-}
-
-/** A small deterministic generator (mulberry32), so that a failure replays. */
-function random(seed: number): (below: number) => number {
-  let state = seed;
-  return (below) => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * below);
-  };
 }
 
 type Edit = (metadata: Metadata, pick: (below: number) => number) => Metadata;
@@ -114,7 +104,7 @@ function shown(report: ConsistencyReport, model: SourceModel): string {
 
 describe('checks kept from one metadata version to the next', () => {
   it('report what a check from scratch reports, operation after operation', () => {
-    const pick = random(16);
+    const pick = seededRandom(16);
     const names = Object.keys(EDITS);
     let metadata = normalizeMetadata({ version: 3, sources: [defaultSource(Array.from({ length: TABLES }, (_, i) => trackedEntry(i)))] });
     const versions: { edit: string; metadata: Metadata; kept: string }[] = [];

@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ServedKeys } from './served-keys.js';
-
-/** A small deterministic generator (mulberry32), so that a failure replays. */
-function random(seed: number): (below: number) => number {
-  let state = seed;
-  return (below) => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * below);
-  };
-}
+import { seededRandom } from '../../../test/harness/seeded-random.js';
 
 describe('ServedKeys', () => {
   it('holds the keys of each list, whatever came before: keys added, removed, moved or named twice', () => {
-    const pick = random(3);
+    const pick = seededRandom(3);
     const served = new ServedKeys();
     let keys: string[] = [];
     for (let step = 0; step < 2000; step++) {
