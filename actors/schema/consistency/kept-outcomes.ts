@@ -17,8 +17,9 @@ export interface EntryOutcome {
  * rows), compared item by item by identity: any other basis checks every entry again.
  *
  * Which kept outcomes looked at a changed table is found from an index of the outcomes by
- * the tables they looked at, so the entries left alone are not asked one by one: at
- * thousands of tables, asking each outcome's looked-up keys was most of an operation's check.
+ * the tables they looked at, and when none around the changed span did, only the span is
+ * looked at: at thousands of tables, asking each outcome's looked-up keys was most of an
+ * operation's check.
  * `compute` gives each entry an outcome object of its own (it may give an entry the one it
  * gave that entry before): the index counts on no object standing for two entries.
  */
