@@ -1,4 +1,4 @@
-import { gatherFunctionFacts, hasFunctionsOrComputedFields, trackedKeysForFunctions } from '../../../src/functions/facts.js';
+import { gatherFunctionFacts, hasFunctionsOrComputedFields, trackedKeysOf } from '../../../src/functions/facts.js';
 import { computedFieldFunction, describeComputedField } from '../../../src/functions/rules/computed-field-rules.js';
 import { describeFunction } from '../../../src/functions/rules/function-rules.js';
 import { quoted } from '../../../src/metadata/names.js';
@@ -16,7 +16,7 @@ export function withFunctionsChecked(metadata: Metadata, catalog: Catalog, incon
   const source = metadata.sources[0]!;
   // Every operation checks: without functions or computed fields, the entries stay as they are rather than copied.
   if (!hasFunctionsOrComputedFields(source)) return metadata;
-  const tracked = trackedKeysForFunctions(source);
+  const tracked = trackedKeysOf(source.tables);
   const tables = source.tables.map((entry) => withComputedFieldsChecked(entry, source.name, catalog, tracked, inconsistencies));
   const functions = (source.functions ?? []).filter((entry) => {
     const verdict = describeFunction(entry, gatherFunctionFacts(catalog, entry.function, tracked));
