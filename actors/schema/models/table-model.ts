@@ -7,6 +7,7 @@ import { enumReference, NO_ENUM_ROWS, type EnumTableRows } from './enum-tables.j
 import { inheritedRolesOf, inheritedPermission, selectPermissionParts, type InheritedRoles } from './inherited-roles.js';
 import { buildFunctionsModel, type FunctionsModel } from './function-model.js';
 import { TableMemo } from './table-memo.js';
+import { TableModels } from './table-models.js';
 import { changedSpan, keptIndex, type ChangedSpan } from '../../../src/metadata/changed-span.js';
 
 /**
@@ -91,7 +92,7 @@ export interface TableModel {
 }
 
 export interface SourceModel {
-  tables: Map<string, TableModel>;
+  tables: TableModels<TableModel>;
   /** Tracked functions and computed fields (function-model.ts). */
   functions: FunctionsModel;
   /** How many tables give each role a permission (inherited write permissions included). */
@@ -147,12 +148,21 @@ export function buildSourceModel(metadata: Metadata, catalog: Catalog, enumRows:
   }
   const enums = enumReferences(metadata, catalog, enumRows);
   const inheritedRoles = inheritedRolesOf(metadata);
-  const models = entries.map((entry, index) => {
-    const kept = last === null ? -1 : keptIndex(span!, last.entries, entries, index);
-    return kept >= 0 ? last!.models[kept]! : entryModel(entry, catalog, enums, inheritedRoles);
-  });
-  const tables = new Map<string, TableModel>();
-  for (const model of models) if (model !== null) tables.set(model.key, model);
+  let models: (TableModel | null)[];
+  let tables: TableModels<TableModel>;
+  if (last === null) {
+    models = entries.map((entry) => entryModel(entry, catalog, enums, inheritedRoles));
+    tables = TableModels.of(models);
+  } else {
+    // The head and the tail are the last build's; only the span is looked at.
+    const added: (TableModel | null)[] = [];
+    for (let index = span!.start; index < span!.afterEnd; index++) {
+      const kept = keptIndex(span!, last.entries, entries, index);
+      added.push(kept >= 0 ? last.models[kept]! : entryModel(entries[index]!, catalog, enums, inheritedRoles));
+    }
+    models = last.models.slice(0, span!.start).concat(added, last.models.slice(span!.beforeEnd));
+    tables = last.model.tables.followedBy(models, last.models.slice(span!.start, span!.beforeEnd), added);
+  }
   const computedFieldEntries = last === null ? entries.filter(hasComputedFields).length : last.computedFieldEntries + countIn(entries, span!.start, span!.afterEnd) - countIn(last.entries, span!.start, span!.beforeEnd);
   const reuseFunctions = last !== null && last.functions === functions && functionsUnaffected(span!, last, entries, computedFieldEntries);
   const roleTables = new Map(last?.model.roleTables);
