@@ -1,5 +1,6 @@
 import type { QualifiedName } from '../metadata/types.js';
 import { relationKey, type Catalog, type CatalogFunction } from '../pg/catalog.js';
+import { EntryCount } from '../metadata/entry-count.js';
 
 /**
  * What the rules need to know of the database about one function, read from the
@@ -40,7 +41,10 @@ export function trackedKeysForFunctions(source: FunctionSource | undefined): Rea
 
 type FunctionSource = { tables: readonly { table: QualifiedName; computed_fields?: readonly unknown[] }[]; functions?: readonly unknown[] };
 
+/** The entries with computed fields, counted as they come and go. */
+const computedFieldEntries = new EntryCount<FunctionSource['tables'][number]>((entry) => (entry.computed_fields?.length ?? 0) > 0);
+
 /** Whether a metadata source tracks a function or has a computed field: without, there is nothing for the function rules to judge. */
 export function hasFunctionsOrComputedFields(source: FunctionSource): boolean {
-  return (source.functions?.length ?? 0) > 0 || source.tables.some((entry) => (entry.computed_fields?.length ?? 0) > 0);
+  return (source.functions?.length ?? 0) > 0 || computedFieldEntries.of(source.tables) > 0;
 }

@@ -1,7 +1,8 @@
-import type { Metadata } from '../../../src/metadata/types.js';
+import type { Metadata, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey, type Catalog, type CatalogRelation } from '../../../src/pg/catalog.js';
 import type { Pool, PoolClient } from '../../../src/pg/pool.js';
 import { qualified, quoteIdent } from '../../../src/pg/quote.js';
+import { EntryCount } from '../../../src/metadata/entry-count.js';
 import { enumTableShape, type EnumRow, type EnumRowsRead, type EnumTableRows } from '../models/enum-tables.js';
 
 /**
@@ -12,12 +13,16 @@ import { enumTableShape, type EnumRow, type EnumRowsRead, type EnumTableRows } f
  */
 export class EnumRowsReader {
   readonly #kept = new WeakMap<Catalog['relations'], Map<string, EnumRowsRead>>();
+  /** The entries marked as enum tables, counted as they come and go: most metadata has none. */
+  readonly #enumEntries = new EntryCount<TableEntry>((entry) => entry.is_enum === true);
 
   async read(metadata: Metadata, catalog: Catalog, db: Pool | PoolClient): Promise<EnumTableRows> {
     let kept = this.#kept.get(catalog.relations);
     if (kept === undefined) this.#kept.set(catalog.relations, (kept = new Map()));
     const rows = new Map<string, EnumRowsRead>();
-    for (const entry of metadata.sources[0]?.tables ?? []) {
+    const entries = metadata.sources[0]?.tables ?? [];
+    if (this.#enumEntries.of(entries) === 0) return rows;
+    for (const entry of entries) {
       if (entry.is_enum !== true) continue;
       const key = relationKey(entry.table.schema, entry.table.name);
       const relation = catalog.relations.get(key);

@@ -9,6 +9,7 @@ import { PermissionCheckMemo } from './permission-check-memo.js';
 import type { PermissionProblem } from './select-permission-check.js';
 import { CheckedEntries, permissionBasis, type PermissionsOutcome } from './permission-outcomes.js';
 import { KeptOutcomes } from './kept-outcomes.js';
+import { EntryCount } from '../../../src/metadata/entry-count.js';
 
 const KINDS = ['insert', 'update', 'delete'] as const;
 
@@ -18,10 +19,13 @@ const writePass = new KeptOutcomes<PermissionsOutcome>();
 /** The entries the write pass leaves. */
 const writeEntries = new CheckedEntries();
 
-/** Asked of every entry on every check: spelled out rather than built from KINDS. */
+/** Asked of every entry a check looks at: spelled out rather than built from KINDS. */
 function withoutWritePermissions(entry: TableEntry): boolean {
   return entry.insert_permissions === undefined && entry.update_permissions === undefined && entry.delete_permissions === undefined;
 }
+
+/** The entries with a write permission, counted as they come and go. */
+const entriesWithWritePermissions = new EntryCount<TableEntry>((entry) => !withoutWritePermissions(entry));
 
 /**
  * Insert, update and delete permissions, checked like select permissions and at the same
@@ -31,7 +35,7 @@ function withoutWritePermissions(entry: TableEntry): boolean {
 export function withWritePermissionsChecked(metadata: Metadata, catalog: Catalog, inconsistencies: InconsistentObject[], enumRows: EnumTableRows): Metadata {
   const source = metadata.sources[0];
   if (source === undefined) return metadata;
-  if (source.tables.every(withoutWritePermissions)) return metadata;
+  if (entriesWithWritePermissions.of(source.tables) === 0) return metadata;
   const model = buildSourceModel(metadata, catalog, enumRows);
   const outcomes = writePass.run(source.tables, permissionBasis(metadata, catalog, enumRows, model), (entry): PermissionsOutcome => {
     if (withoutWritePermissions(entry)) return { lookedUp: [], checked: entry, problems: [] };
