@@ -3,8 +3,9 @@ import type { Metadata, QualifiedName, SourceEntry, TableEntry } from './types.j
 // Immutable edits of the metadata object: operations build the next metadata from the
 // current one and never change an object another state may still serve.
 
+/** Names first: of thousands of tables most share the schema, so the name settles it sooner. */
 export function sameTable(a: QualifiedName, b: QualifiedName): boolean {
-  return a.schema === b.schema && a.name === b.name;
+  return a.name === b.name && a.schema === b.schema;
 }
 
 /** Functions are named as tables are: `{schema, name}`. */
