@@ -82,31 +82,6 @@ select 1, source, position, null, entry::text
  where (select ${ROW_WITHOUT_TABLES} from service_catalog.metadata where id = 1)
 order by part, source, position`;
 
-/**
- * The row's write, if the stored version is still the expected one, and whether the row it
- * replaced held its tables apart: only then do the stored entries match the metadata the
- * writer changed, and only the entries it changed need writing. The trigger view ($3) is
- * null when the write leaves it as it was: the stored one is then kept, if it was current
- * and kept by this engine (`view_missing` tells the writer it was not, and it writes the
- * view after all).
- * `trigger_view_written` is the version the view was last written with, which readers that
- * hold it already need not read again.
- */
-const WRITE_SQL = `
-with replaced as (
-  select ${ROW_WITHOUT_TABLES} as without_tables, coalesce(${VIEW_KEPT}, false) as view_kept
-    from service_catalog.metadata where id = 1 and resource_version = $2 for update
-)
-update service_catalog.metadata
-   set metadata = $1, resource_version = resource_version + 1, updated_at = now(),
-       trigger_view = case when $3::json is null and replaced.view_kept then trigger_view else $3::json end,
-       trigger_view_version = case when $3::json is null and not replaced.view_kept then null else resource_version + 1 end,
-       trigger_view_written = case when $3::json is null and replaced.view_kept then trigger_view_written else resource_version + 1 end,
-       trigger_view_kept = resource_version + 1
-  from replaced
- where id = 1 and resource_version = $2
-returning resource_version, coalesce(replaced.without_tables, false) as without_tables, $3::json is null and not replaced.view_kept as view_missing`;
-
 /** The trigger view of the row's version, when the write found the stored one was not current. */
 const WRITE_VIEW_SQL = `
 update service_catalog.metadata set trigger_view = $1, trigger_view_version = resource_version, trigger_view_written = resource_version, trigger_view_kept = resource_version where id = 1`;
@@ -124,24 +99,30 @@ insert into service_catalog.metadata_tables (source, position, table_schema, tab
 select $1, (position - 1) * ${POSITION_GAP}, entry->'table'->>'schema', entry->'table'->>'name', entry
   from json_array_elements($2::json) with ordinality as entries(entry, position)`;
 
-/** Entries given as a JSON array of StoredEntry. */
-const UPDATE_CHANGED_SQL = `
-update service_catalog.metadata_tables stored set entry = changed.value->'entry'
-  from json_array_elements($1::json) changed
- where stored.source = changed.value->>'source'
+/** Updates the stored entries given as a JSON array of StoredEntry (`entries`), where `guard` holds. */
+function updateChangedSql(entries: string, guard: string): string {
+  return `update service_catalog.metadata_tables stored set entry = changed.value->'entry'
+  from json_array_elements(${entries}) changed
+ where ${guard}
+   and stored.source = changed.value->>'source'
    and stored.table_schema = changed.value->'entry'->'table'->>'schema'
    and stored.table_name = changed.value->'entry'->'table'->>'name'`;
+}
+
+const UPDATE_CHANGED_SQL = updateChangedSql('$1::json', 'true');
 
 /**
  * New entries given as a JSON array of InsertedEntry, each placed between the stored
  * entries around it; an entry whose neighbours are not stored, or have no room left between
  * them, is not inserted (the caller counts them and writes everything instead).
  */
-const INSERT_BETWEEN_SQL = `
-with wanted as (
+function insertBetweenParts(entries: string, guard: string): { ctes: string; insert: string } {
+  return {
+    ctes: `wanted as (
   select value->>'source' as source, value->'entry' as entry, value->'after' as after, value->'before' as before,
          (value->>'rank')::bigint as rank, (value->>'of')::bigint + 1 as parts
-    from json_array_elements($1::json)
+    from json_array_elements(${entries})
+   where ${guard}
 ), placed as (
   select wanted.*,
          (select position from service_catalog.metadata_tables stored
@@ -155,11 +136,56 @@ with wanted as (
          coalesce(before_position, after_position + ${POSITION_GAP} * parts, ${POSITION_GAP} * parts) as high
     from placed
    where (after->>'schema' is null or after_position is not null) and (before->>'schema' is null or before_position is not null)
-)
-insert into service_catalog.metadata_tables (source, position, table_schema, table_name, entry)
+)`,
+    insert: `insert into service_catalog.metadata_tables (source, position, table_schema, table_name, entry)
 select source, low + (high - low) / parts * rank, entry->'table'->>'schema', entry->'table'->>'name', entry
   from bounded
- where (high - low) / parts >= 1`;
+ where (high - low) / parts >= 1`,
+  };
+}
+
+const INSERT_BETWEEN_SQL = `with ${insertBetweenParts('$1::json', 'true').ctes}\n${insertBetweenParts('$1::json', 'true').insert}`;
+
+/** Whether the row the write replaced held its tables apart: only then are its entries written with it. */
+const ENTRIES_WRITTEN_WITH_ROW = 'coalesce((select without_tables from written), false)';
+
+/**
+ * The row's write, if the stored version is still the expected one, and whether the row it
+ * replaced held its tables apart: only then do the stored entries match the metadata the
+ * writer changed, and only the entries it changed need writing. The trigger view ($3) is
+ * null when the write leaves it as it was: the stored one is then kept, if it was current
+ * and kept by this engine (`view_missing` tells the writer it was not, and it writes the
+ * view after all).
+ * `trigger_view_written` is the version the view was last written with, which readers that
+ * hold it already need not read again.
+ * With the row, in the same statement, the changed entries ($4, StoredEntry) and the new
+ * ones ($5, InsertedEntry) are written where the row held its tables apart: a round trip
+ * less for every operation. The counts tell the writer whether all of them found their
+ * rows and places.
+ */
+const WRITE_SQL = `
+with replaced as (
+  select ${ROW_WITHOUT_TABLES} as without_tables, coalesce(${VIEW_KEPT}, false) as view_kept
+    from service_catalog.metadata where id = 1 and resource_version = $2 for update
+), written as (
+  update service_catalog.metadata
+     set metadata = $1, resource_version = resource_version + 1, updated_at = now(),
+         trigger_view = case when $3::json is null and replaced.view_kept then trigger_view else $3::json end,
+         trigger_view_version = case when $3::json is null and not replaced.view_kept then null else resource_version + 1 end,
+         trigger_view_written = case when $3::json is null and replaced.view_kept then trigger_view_written else resource_version + 1 end,
+         trigger_view_kept = resource_version + 1
+    from replaced
+   where id = 1 and resource_version = $2
+  returning resource_version, coalesce(replaced.without_tables, false) as without_tables, $3::json is null and not replaced.view_kept as view_missing
+), changed as (
+  ${updateChangedSql('$4::json', ENTRIES_WRITTEN_WITH_ROW)}
+  returning 1
+), ${insertBetweenParts('$5::json', ENTRIES_WRITTEN_WITH_ROW).ctes}, inserted as (
+  ${insertBetweenParts('$5::json', ENTRIES_WRITTEN_WITH_ROW).insert}
+  returning 1
+)
+select resource_version, without_tables, view_missing, (select count(*) from changed) as changed, (select count(*) from inserted) as inserted
+  from written`;
 
 const DELETE_REMOVED_SQL = `
 delete from service_catalog.metadata_tables
@@ -290,15 +316,21 @@ export class MetadataStore {
     const write = async (client: PoolClient): Promise<number | null> => {
       const changes = base === undefined ? null : tableChanges(base, metadata);
       const view = changes !== null && !changesTriggerView(base!, metadata, changes) ? null : JSON.stringify(triggerView(metadata));
-      const result = await client.query<{ resource_version: string; without_tables: boolean; view_missing: boolean }>({
+      // Without removals the entries go with the row; a removal goes first, on its own (writeTableChanges).
+      const withRow = changes !== null && changes.removed.length === 0 ? changes : null;
+      const result = await client.query<{ resource_version: string; without_tables: boolean; view_missing: boolean; changed: string; inserted: string }>({
         name: 'service_metadata_write',
         text: WRITE_SQL,
-        values: [JSON.stringify(withoutTables(metadata)), expectedVersion, view],
+        values: [JSON.stringify(withoutTables(metadata)), expectedVersion, view, JSON.stringify(withRow?.changed ?? []), JSON.stringify(withRow?.inserted ?? [])],
       });
       const row = result.rows[0];
       if (row === undefined) return null;
       if (row.view_missing) await client.query({ name: 'service_metadata_write_view', text: WRITE_VIEW_SQL, values: [JSON.stringify(triggerView(metadata))] });
-      if (!row.without_tables || changes === null || !(await writeTableChanges(client, changes))) await writeAllTables(client, metadata);
+      const entriesWritten =
+        changes !== null &&
+        row.without_tables &&
+        (withRow !== null ? Number(row.changed) === withRow.changed.length && Number(row.inserted) === withRow.inserted.length : await writeTableChanges(client, changes));
+      if (!entriesWritten) await writeAllTables(client, metadata);
       return Number(row.resource_version);
     };
     return transaction === undefined ? inTransaction(this.#pool, write) : write(transaction);
