@@ -15,6 +15,9 @@ export interface TriggerViewRead {
   written: number | null;
 }
 
+/** The view of metadata without event triggers, as readEventTriggersSince reads it. */
+const NO_TABLES_VIEW: Metadata = Object.freeze({ version: 3, sources: [] }) as unknown as Metadata;
+
 /** Serialises catalog set-up across instances starting together (an arbitrary constant). */
 const SETUP_LOCK_KEY = 7_234_001;
 
@@ -271,7 +274,21 @@ export class MetadataStore {
    * most metadata operations leave it as it is, and at thousands of tables it is a quarter
    * of a megabyte to send and parse. `known.stored.metadata` is then the view returned.
    */
-  async readTriggerViewSince(known: TriggerViewRead | null): Promise<TriggerViewRead> {
+  readTriggerViewSince(known: TriggerViewRead | null): Promise<TriggerViewRead> {
+    return this.#readViewSince(known, (text) => JSON.parse(text) as Metadata);
+  }
+
+  /**
+   * readTriggerViewSince for what the view's event triggers need: a view without any reads as
+   * no table at all, its text searched for the key rather than parsed. A table tracked
+   * changes the view; at 5,000 tables parsing its quarter of a megabyte after every
+   * track_table cost 2-3 ms, more than the operation's own check.
+   */
+  readEventTriggersSince(known: TriggerViewRead | null): Promise<TriggerViewRead> {
+    return this.#readViewSince(known, (text) => (text.includes('"event_triggers"') ? (JSON.parse(text) as Metadata) : NO_TABLES_VIEW));
+  }
+
+  async #readViewSince(known: TriggerViewRead | null, parse: (text: string) => Metadata): Promise<TriggerViewRead> {
     const result = await this.#pool.query<{ resource_version: string; written: string | null; metadata: string | null }>({
       name: 'service_metadata_trigger_view',
       text: TRIGGER_VIEW_SQL,
@@ -280,7 +297,7 @@ export class MetadataStore {
     const row = result.rows[0];
     if (row === undefined) throw new Error('service_catalog.metadata has no row; was setUp() called?');
     const written = row.written === null ? null : Number(row.written);
-    const metadata = row.metadata === null && known !== null ? known.stored.metadata : (JSON.parse(row.metadata!) as Metadata);
+    const metadata = row.metadata === null && known !== null ? known.stored.metadata : parse(row.metadata!);
     return { stored: { resourceVersion: Number(row.resource_version), metadata }, written };
   }
 

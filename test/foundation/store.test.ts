@@ -247,6 +247,30 @@ describe('MetadataStore', () => {
     expect((await store.readTriggerViewSince(triggered)).stored.metadata).toEqual(source([entry('b', { event_triggers: [trigger] }), entry('c')]));
   });
 
+  it('reads the triggers actor no table of a view without event triggers, and the whole view of one with them', async () => {
+    const store = new MetadataStore(db.pool);
+    const trigger = { name: 't_created', definition: { enable_manual: false, insert: { columns: '*' as const } }, retry_conf: { num_retries: 1, interval_sec: 10, timeout_sec: 60 }, webhook: 'http://127.0.0.1:1/hook' };
+    const entry = (name: string, extra: object = {}) => ({ table: { schema: 'public', name }, ...extra });
+    const source = (tables: object[]) => ({ version: 3 as const, sources: [{ name: 'default', kind: 'postgres' as const, tables }] }) as never as Metadata;
+    let version = (await store.read()).resourceVersion;
+    const plain = source([entry('a'), entry('b')]);
+    version = (await store.write(plain, version))!;
+    const none = await store.readEventTriggersSince(null);
+    expect(none.stored).toEqual({ resourceVersion: version, metadata: { version: 3, sources: [] } });
+    // A table named like the key: the view is read whole, which is only slower.
+    const named = source([...plain.sources[0]!.tables, entry('event_triggers')]);
+    version = (await store.write(named, version, undefined, plain))!;
+    expect((await store.readEventTriggersSince(none)).stored).toEqual({ resourceVersion: version, metadata: source([entry('a'), entry('b'), entry('event_triggers')]) });
+    const withTable = source([...named.sources[0]!.tables.slice(0, 2)]);
+    version = (await store.write(withTable, version, undefined, named))!;
+    expect((await store.readEventTriggersSince(none)).stored).toEqual({ resourceVersion: version, metadata: { version: 3, sources: [] } });
+    const withTrigger = source([entry('a', { event_triggers: [trigger] }), withTable.sources[0]!.tables[1]!]);
+    version = (await store.write(withTrigger, version, undefined, withTable))!;
+    const some = await store.readEventTriggersSince(none);
+    expect(some.stored).toEqual({ resourceVersion: version, metadata: source([entry('a', { event_triggers: [trigger] }), entry('b')]) });
+    expect((await store.readEventTriggersSince(some)).stored.metadata).toBe(some.stored.metadata);
+  });
+
   it('begins a writer with the version committed while it waited for the lock, whatever the default isolation', async () => {
     const store = new MetadataStore(db.pool);
     const name = new URL(db.url).pathname.slice(1);
