@@ -56,7 +56,7 @@ export const schemaActor: Actor = {
     const ask = () => actorRequest(bus, { requestId: Bus.newRequestId(), timeoutMs: config.busTimeoutMs });
     const outages = await probeRemoteSchemas(pool, (await store.read()).metadata, ask(), log);
     const metrics = context.metrics;
-    if (config.catalogChangeLog && !(await installCatalogChangeLog(pool))) log.info(`the catalog change log is not installed (it needs a superuser, owning schema ${CHANGE_LOG_SCHEMA} if it exists): metadata operations scan the system catalogs instead`);
+    if (config.catalogChangeLog && !(await installCatalogChangeLog(pool))) log.info(`the catalog change log is not installed (it needs a superuser, owning schema ${CHANGE_LOG_SCHEMA} if it exists, on a server that runs query_to_xml): metadata operations scan the system catalogs instead`);
     const host = await SchemaHost.load(store, pool, log, { changeLog: config.catalogChangeLog }, { permissionsEnabled: config.enableRemoteSchemaPermissions, outages }, { inferFunctionPermissions: config.inferFunctionPermissions, enableAllowlist: config.enableAllowlist, stringifyNumericTypes: config.stringifyNumericTypes, log, ...(metrics === undefined ? {} : { onPlanCache: (hit: boolean) => metrics.recordPlanCache(hit) }) }, ask);
     const subjects = bus.subjects;
 

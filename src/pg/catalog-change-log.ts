@@ -70,18 +70,36 @@ select concat_ws('.', t.oid, t.xmin, p.xmin, c.oid, pg_catalog.pg_relation_filen
    and pg_catalog.has_sequence_privilege(s.oid, 'SELECT') and pg_catalog.has_sequence_privilege(s.oid, 'USAGE')`;
 
 /**
- * The trigger's identity, how many times the log was emptied, and the log's rows (count and
- * a sum of hashed ids), as one snapshot sees them. The number of prunes makes each emptied
- * log read differently from the last one: without it, an instance that last read an empty
- * log would read the same again after other instances noted a thousand changes and emptied
- * it. The sequence is read as it is now, whatever the snapshot: a prune not yet committed
- * reads as changed, which only introspects once more.
+ * How many times the log was emptied, and the log's rows (count and a sum of hashed ids), as
+ * one snapshot sees them, then `/` and the count of rows. The number of prunes makes each
+ * emptied log read differently from the last one: without it, an instance that last read an
+ * empty log would read the same again after other instances noted a thousand changes and
+ * emptied it. The sequence is read as it is now, whatever the snapshot: a prune not yet
+ * committed reads as changed, which only introspects once more.
+ */
+const LOG_SQL = `select (select last_value || '.' || is_called from ${CHANGE_LOG_SCHEMA}.prunes) || ':' || count(*) || ':' ||
+       coalesce(sum(pg_catalog.hashint8extended(xid::text::bigint, 0)), 0) || '/' || count(*) as log
+  from ${CHANGE_LOG_SCHEMA}.transactions`;
+
+/**
+ * The trigger's identity and the log's read in one round trip, which every metadata
+ * operation pays. A statement naming the log's table fails the caller's transaction when
+ * the table is gone, so the read of it runs only where the identity found everything as
+ * installed: `query_to_xml` runs it from within this statement (a new snapshot of the same
+ * transaction), and only for the row the identity returned. Its result is
+ * `<row ...><log>…</log></row>`, whose text is digits, dots, colons, a slash and a boolean.
  */
 const READ_SQL = `
-select (${IDENTITY_SQL}) || ':' || (select last_value || '.' || is_called from ${CHANGE_LOG_SCHEMA}.prunes) || ':' ||
-       count(*) || ':' || coalesce(sum(pg_catalog.hashint8extended(xid::text::bigint, 0)), 0) as fingerprint,
-       count(*) as rows
-  from ${CHANGE_LOG_SCHEMA}.transactions`;
+select intact.identity, pg_catalog.query_to_xml($log$${LOG_SQL}$log$, false, true, '')::text as log
+  from (${IDENTITY_SQL}) intact`;
+
+/** Whether this server runs `query_to_xml`, which the read needs (a build without XML support may refuse it). */
+async function readsThroughXml(pool: Pool): Promise<boolean> {
+  return pool.query(`select pg_catalog.query_to_xml('select 1 as one', false, true, '')::text`).then(
+    () => true,
+    () => false,
+  );
+}
 
 export interface ChangeLogRead {
   fingerprint: string;
@@ -91,10 +109,12 @@ export interface ChangeLogRead {
 
 /**
  * Installs the log's schema, table, sequence, function and trigger, or leaves them as they
- * are when intact; returns whether the log is in place (false: the role may not create
- * event triggers, or another role owns the log's schema).
+ * are when intact; returns whether the log is in place and can be read (false: the role may
+ * not create event triggers, another role owns the log's schema, or the server cannot run
+ * `query_to_xml`).
  */
 export async function installCatalogChangeLog(pool: Pool): Promise<boolean> {
+  if (!(await readsThroughXml(pool))) return false;
   return inTransaction(pool, async (client) => {
     await client.query('select pg_advisory_xact_lock($1)', [INSTALL_LOCK_KEY]);
     if ((await changeLogIdentity(client)) !== null) return true;
@@ -132,17 +152,14 @@ async function changeLogIdentity(db: Pool | PoolClient): Promise<string | null> 
   return result.rows[0]?.identity ?? null;
 }
 
-/**
- * The log's fingerprint, or null when it is not intact and only a scan will tell. The first
- * look keeps the read from naming a table that is not there, which would fail the caller's
- * transaction.
- */
+/** The log's fingerprint, or null when it is not intact and only a scan will tell. */
 export async function readChangeLog(db: Pool | PoolClient): Promise<ChangeLogRead | null> {
-  if ((await changeLogIdentity(db)) === null) return null;
-  const result = await db.query<{ fingerprint: string | null; rows: string }>({ name: 'service_change_log_read', text: READ_SQL, values: [FUNCTION_BODY] });
-  const row = result.rows[0]!;
-  if (row.fingerprint === null) return null;
-  return { fingerprint: row.fingerprint, pruneDue: Number(row.rows) >= PRUNE_AT };
+  const result = await db.query<{ identity: string; log: string }>({ name: 'service_change_log_read', text: READ_SQL, values: [FUNCTION_BODY] });
+  const row = result.rows[0];
+  const log = row === undefined ? null : /<log>([^<]*)<\/log>/.exec(row.log)?.[1];
+  if (log === undefined || log === null) return null;
+  const [read, rows] = log.split('/');
+  return { fingerprint: `${row!.identity}:${read}`, pruneDue: Number(rows) >= PRUNE_AT };
 }
 
 /**
