@@ -20,6 +20,13 @@ import { LogReader } from './ops/reads.js';
 import { TriggerSet } from './trigger-set.js';
 import { typedLog } from '../../src/log/log-types.js';
 
+/**
+ * How long after a `metadata.changed` broadcast the actor reads the metadata, with whatever
+ * else changed meanwhile: at thousands of tables, scripts change it every few milliseconds,
+ * and a read after each change cost a statement and the engine's time for each.
+ */
+const METADATA_SETTLE_MS = 50;
+
 /** How often the stored version is compared with the one served, in case a `metadata.changed` broadcast was missed. */
 const STALENESS_CHECK_MS = 10_000;
 const GAUGE_REFRESH_MS = 2_000;
@@ -119,10 +126,17 @@ export const triggersActor: Actor = {
     capture.start();
     serveTriggerRequests(context, eventLog, new LogReader(bus, eventLog.js, (name) => triggers.byName(name) !== undefined));
 
-    context.listen<{ resource_version: number; instance: string }>(bus.subjects.metadataChanged, async (message) => {
-      validate('bus/metadata-changed', message);
+    // Changes come in bursts (a migration's operations, one after another): one read follows
+    // the first change of a burst by METADATA_SETTLE_MS and covers the rest of it.
+    let afterChange: NodeJS.Timeout | null = null;
+    const followChange = async () => {
+      afterChange = null;
       await refresh();
       await capture.metadataChanged();
+    };
+    context.listen<{ resource_version: number; instance: string }>(bus.subjects.metadataChanged, (message) => {
+      validate('bus/metadata-changed', message);
+      afterChange ??= setTimeout(() => void followChange().catch((error: unknown) => log.error({ err: error }, 'metadata re-read after a change failed')), METADATA_SETTLE_MS);
     });
     context.listen<ChangeFeedWanted>(bus.subjects.changesWanted, (message) => {
       validate<ChangeFeedWanted>('bus/change-wanted', message);
@@ -169,6 +183,7 @@ export const triggersActor: Actor = {
       async stop() {
         inFlight.unsubscribe();
         clearInterval(staleness);
+        if (afterChange !== null) clearTimeout(afterChange);
         clearInterval(gauges);
         await capture.stop();
         eventLog.stop();
