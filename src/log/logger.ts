@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { BatchedOutput } from './batched-output.js';
 
 export type { Logger };
 
@@ -41,25 +42,23 @@ export function isoTime(now = Date.now()): string {
 }
 
 /**
- * Log bytes held while standard output is not taking them (a stalled log collector):
+ * Log characters held while standard output is not taking them (a stalled log collector):
  * beyond this, lines are dropped rather than the process's memory growing without end.
  */
-const PENDING_LOG_BYTES = 16 * 1024 * 1024;
+const PENDING_LOG_CHARS = 16 * 1024 * 1024;
 
-/** Lines are written once this many bytes wait (about ten request lines)... */
-const LOG_BATCH_BYTES = 4096;
+/** Lines are written once this many characters wait (about forty request lines)... */
+const LOG_BATCH_CHARS = 16 * 1024;
 
 /** ...or this long after they came, whichever is first. */
 const LOG_FLUSH_MS = 50;
 
 /**
- * Standard output written asynchronously, in batches. Each write is a system call run on
- * libuv's thread pool, whose hand-over and wake-ups cost more than the line itself: at a
- * few thousand requests a second, a write per request line cost 20-35 µs of CPU a request
- * (the remote-schema path's 213-234 µs against 247-250 µs), since each line came after the
- * previous write had finished. A line waits at most LOG_FLUSH_MS, and pino writes what
- * waits when the process exits.
+ * Standard output written asynchronously, in batches (batched-output.ts). Each write is a
+ * system call run on libuv's thread pool, whose hand-over and wake-ups cost more than the
+ * line itself: a write per request line cost 20-35 µs of CPU a request. A line waits at most
+ * LOG_FLUSH_MS, and what waits is written when the process exits.
  */
 function standardOutput(): DestinationStream {
-  return pino.destination({ dest: 1, sync: false, maxLength: PENDING_LOG_BYTES, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS });
+  return new BatchedOutput(1, { batchChars: LOG_BATCH_CHARS, flushMs: LOG_FLUSH_MS, maxPendingChars: PENDING_LOG_CHARS });
 }
