@@ -1,3 +1,4 @@
+import { writeFlatLine } from './flat-line.js';
 import type { Logger } from './logger.js';
 
 /** Hasura's switchable log types (HASURA_GRAPHQL_ENABLED_LOG_TYPES), which SERVICE_GRAPHQL_ENABLED_LOG_TYPES chooses among. */
@@ -18,9 +19,15 @@ const SILENT: TypedLog = { enabled: false, info: () => undefined, warn: () => un
 
 export function typedLog(log: Logger, type: LogType, enabledTypes: readonly LogType[]): TypedLog {
   if (!enabledTypes.includes(type)) return SILENT;
+  const info = log.isLevelEnabled('info');
+  const warn = log.isLevelEnabled('warn');
   return {
-    enabled: log.isLevelEnabled('info'),
-    info: (fields, message) => log.info({ type, ...fields }, message),
-    warn: (fields, message) => log.warn({ type, ...fields }, message),
+    enabled: info,
+    info: (fields, message) => {
+      if (info && !writeFlatLine(log, 'info', type, fields, message)) log.info({ type, ...fields }, message);
+    },
+    warn: (fields, message) => {
+      if (warn && !writeFlatLine(log, 'warn', type, fields, message)) log.warn({ type, ...fields }, message);
+    },
   };
 }
