@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 
 /**
  * Compares a presented admin secret with the configured one in constant time. Both are
@@ -15,8 +15,9 @@ export function secretMatcher(configured: string): (presented: string) => boolea
   return (presented) => timingSafeEqual(sha256(presented), expected);
 }
 
+/** The one-shot hash: a Hash object (createHash) per request cost more than the hashing. */
 function sha256(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
+  return hash('sha256', text, 'buffer');
 }
 
 /** The admin secret a request presents, from the current or the deprecated header. */
