@@ -45,43 +45,35 @@ export async function withBoundedClient<T>(db: BoundedPool, bounds: RequestBound
   const early = bounds.cancellation?.reason ?? (bounds.deadline <= Date.now() ? bounds.timeUp() : null);
   if (early !== null) throw early;
 
-  let stopped: ServiceError | null = null;
-  let client: PoolClient | null = null;
-  let rejectStop: (error: ServiceError) => void = () => undefined;
-  const stopping = new Promise<never>((_, reject) => (rejectStop = reject));
-  stopping.catch(() => undefined);
-  const stop = (reason: ServiceError) => {
-    if (stopped !== null) return;
-    stopped = reason;
-    rejectStop(reason);
-  };
+  const stop = new Stop();
   const remaining = bounds.deadline - Date.now();
   // setTimeout takes a longer delay (or none at all) as 1 ms.
-  const timer = Number.isFinite(remaining) ? setTimeout(() => stop(bounds.timeUp()), Math.min(remaining, MAX_TIMER_MS)) : undefined;
-  const stopListening = bounds.cancellation?.onCancel(stop);
+  const timer = Number.isFinite(remaining) ? setTimeout(() => stop.fire(bounds.timeUp()), Math.min(remaining, MAX_TIMER_MS)) : undefined;
+  const stopListening = bounds.cancellation?.onCancel((reason) => stop.fire(reason));
 
   const place = bounds.holder === undefined ? null : db.share.enter(bounds.holder);
+  let client: PoolClient | null = null;
   let running: Promise<T> | null = null;
   let failed = false;
   // pg-pool stops listening for a checked-out client's errors: a backend that dies meanwhile
   // (terminated, a restart, a failover) would otherwise be an uncaught exception.
   const onClientError = (error: Error) => db.log.warn({ err: error }, 'a database connection failed during a request');
   try {
-    if (place !== null) await Promise.race([place.ready, stopping]);
+    if (place !== null) await stop.race(place.ready);
     const connecting = db.pool.connect();
     try {
-      client = await Promise.race([connecting, stopping]);
+      client = await stop.race(connecting);
       client.on('error', onClientError);
     } catch (error) {
       // Stopped while waiting for the pool: the connection, when it comes, goes straight back.
-      if (stopped !== null) connecting.then((late) => late.release(), () => undefined);
+      if (stop.reason !== null) connecting.then((late) => late.release(), () => undefined);
       throw error;
     }
     running = work(bounds.trace === undefined ? client : tracedClient(client, bounds.trace), () => {
-      if (stopped !== null) throw stopped;
+      if (stop.reason !== null) throw stop.reason;
     });
     try {
-      return await Promise.race([running, stopping]);
+      return await stop.race(running);
     } catch (error) {
       failed = true;
       throw error;
@@ -90,7 +82,7 @@ export async function withBoundedClient<T>(db: BoundedPool, bounds: RequestBound
     clearTimeout(timer);
     stopListening?.();
     if (client !== null) {
-      if (stopped === null) {
+      if (stop.reason === null) {
         place?.leave();
         // Work that failed may have left a transaction open: that connection is not reused.
         release(client, failed, onClientError);
@@ -100,6 +92,32 @@ export async function withBoundedClient<T>(db: BoundedPool, bounds: RequestBound
     } else {
       place?.leave();
     }
+  }
+}
+
+/**
+ * Why a request's database work stopped (its deadline, or nobody waiting), and the wait it
+ * interrupts. One promise and one reaction per wait, where Promise.race against a promise of
+ * the stop made three and kept a fourth for the request's life: this runs for every request.
+ */
+class Stop {
+  reason: ServiceError | null = null;
+  #interrupt: ((reason: ServiceError) => void) | null = null;
+
+  /** Stops once: a later call changes nothing. The wait in progress, if any, fails with `reason`. */
+  fire(reason: ServiceError): void {
+    if (this.reason !== null) return;
+    this.reason = reason;
+    this.#interrupt?.(reason);
+  }
+
+  /** `waited`'s outcome, unless the stop comes first (or came already). */
+  race<V>(waited: Promise<V>): Promise<V> {
+    if (this.reason !== null) return Promise.reject(this.reason);
+    return new Promise<V>((resolve, reject) => {
+      this.#interrupt = reject;
+      waited.then(resolve, reject);
+    });
   }
 }
 
