@@ -29,16 +29,19 @@ export function edgeActor(onListening: (address: EdgeAddress) => void): Actor {
       const server: Server = createServer((request, response) => {
         counters.requests++;
         counters.in_flight++;
-        handle(request, response)
-          .then((status) => {
+        // One reaction for both outcomes rather than a then, a catch and a finally: this runs for every request.
+        handle(request, response).then(
+          (status) => {
+            counters.in_flight--;
             if (status >= 400) counters.errors++;
-          })
-          .catch((error: unknown) => {
+          },
+          (error: unknown) => {
+            counters.in_flight--;
             counters.errors++;
             log.error({ err: error }, 'request failed outside its route');
             if (!response.headersSent) response.writeHead(500).end();
-          })
-          .finally(() => counters.in_flight--);
+          },
+        );
       });
       server.keepAliveTimeout = 65_000;
       let connections = 0;

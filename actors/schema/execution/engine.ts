@@ -268,17 +268,19 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
       const statement = { name: plan.statementName, text: plan.sql, values };
       context.facts?.statements.push(plan.sql);
       const sqlStarted = performance.now();
+      const facts = context.facts;
+      let data: string;
       try {
-        const result = await withBoundedClient(context.db, boundsFor(session, context), (client) => queryNamed<{ data: string }>(client, statement)).finally(() => {
-          if (context.facts !== undefined) context.facts.sqlMs += performance.now() - sqlStarted;
-        });
-        // The data object is Postgres' JSON text, spliced in unparsed (ARCHITECTURE decision 4).
-        return encodeText(`{"data":${result.rows[0]!.data}}`);
+        data = (await withBoundedClient(context.db, boundsFor(session, context), (client) => queryNamed<{ data: string }>(client, statement))).rows[0]!.data;
       } catch (error) {
+        if (facts !== undefined) facts.sqlMs += performance.now() - sqlStarted;
         // Out of time, or nobody waiting: the bounds' own error; anything else is the database's.
         if (error instanceof ServiceError) return graphqlErrorBody([error]);
         return graphqlErrorBody([databaseError(error, { sql: statement.text, values })], isAdmin(session));
       }
+      if (facts !== undefined) facts.sqlMs += performance.now() - sqlStarted;
+      // The data object is Postgres' JSON text, spliced in unparsed (ARCHITECTURE decision 4).
+      return encodeText(`{"data":${data}}`);
     },
   };
 }
