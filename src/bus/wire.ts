@@ -25,16 +25,15 @@ export const REPLY_META = {
   role: 'role',
   /** Remote servers' `Set-Cookie` values for the client, a JSON array of strings (compat-facts 7.2). */
   setCookie: 'set-cookie',
-  /** The request's log facts (log/operation-facts.ts): names and types of its operations, comma-separated for a batch. */
-  operationName: 'operation-name',
+  /** The types of a GraphQL request's operations, comma-separated for a batch (what the metrics count by). */
   operationType: 'operation-type',
-  queryHash: 'query-hash',
   /** The code of the response's first error, when the whole request failed. */
   errorCode: 'error-code',
-  userId: 'user-id',
-  authMs: 'auth-ms',
-  planMs: 'plan-ms',
-  sqlMs: 'sql-ms',
+  /**
+   * The request's http-log facts (log/operation-facts.ts) as the JSON text of an object,
+   * which the edge writes into its log line as it is.
+   */
+  logFields: 'log-fields',
 } as const;
 
 /** The largest message the server accepts, from its INFO (NATS' default before the first INFO). */

@@ -10,7 +10,6 @@ import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../json/nesting.js';
 import { ServiceError } from '../errors/service-error.js';
 import type { Logger } from '../log/logger.js';
 import { typedLog } from '../log/log-types.js';
-import { operationLogFields } from '../log/operation-facts.js';
 import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import { serveMetrics } from '../metrics/scrape-route.js';
 import { isAdmin, type Session } from '../session/session.js';
@@ -33,8 +32,12 @@ interface RequestFacts {
   trace?: TraceContext | undefined;
   role?: string;
   operation?: string;
-  /** A /v1/graphql reply's log facts (log/operation-facts.ts), with the time spent sending it. */
-  graphql?: Record<string, unknown>;
+  /** A /v1/graphql reply's log facts, the JSON text of an object (wire.ts REPLY_META.logFields). */
+  logFields?: string;
+  /** A /v1/graphql reply's error code (the whole request failed), for the request's span. */
+  errorCode?: string;
+  /** The time spent sending a /v1/graphql reply. */
+  sendMs?: number;
 }
 
 type RouteHandler = (request: IncomingMessage, response: ServerResponse, facts: RequestFacts) => Promise<Sent>;
@@ -102,12 +105,13 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
       });
       facts.role = reply.meta[REPLY_META.role];
       const sending = performance.now();
-      facts.graphql = operationLogFields(reply.meta);
+      facts.logFields = reply.meta[REPLY_META.logFields];
+      facts.errorCode = reply.meta[REPLY_META.errorCode];
       // Remote servers' cookies, a JSON array in the reply's meta (compat-facts 7.2).
       const cookies = reply.meta[REPLY_META.setCookie];
       if (cookies !== undefined) response.setHeader('set-cookie', JSON.parse(cookies) as string[]);
       const sent = sendBody(request, response, 200, reply.body, JSON_TYPE, facts.requestId);
-      facts.graphql.sendMs = Math.round((performance.now() - sending) * 100) / 100;
+      facts.sendMs = Math.round((performance.now() - sending) * 100) / 100;
       return sent;
     } catch (error) {
       return sendGraphqlError(response, asServiceError(error, deps.log, facts));
@@ -208,8 +212,9 @@ export function createEdgeHandler(deps: EdgeDeps): (request: IncomingMessage, re
     }
     if (logRequests) {
       httpLog.info(
-        { method: request.method, path, status: sent.status, ms: Math.round((performance.now() - started) * 100) / 100, role: facts.role, operation: facts.operation, requestId: facts.requestId, ...facts.graphql },
+        { method: request.method, path, status: sent.status, ms: Math.round((performance.now() - started) * 100) / 100, role: facts.role, operation: facts.operation, requestId: facts.requestId, sendMs: facts.sendMs },
         'request',
+        facts.logFields,
       );
     }
     return sent.status;
@@ -225,8 +230,7 @@ function handleTraced(handle: RouteHandler, request: IncomingMessage, response: 
     const sent = await handle(request, response, facts);
     annotateSpan(context, 'http.response.status_code', sent.status);
     // /v1/graphql answers its errors with HTTP 200: the span says so by the error's code.
-    const errorCode = facts.graphql?.errorCode;
-    if (typeof errorCode === 'string') failSpan(context, errorCode);
+    if (facts.errorCode !== undefined) failSpan(context, facts.errorCode);
     return sent;
   });
 }

@@ -37,6 +37,16 @@ describe('writeFlatLine', () => {
     }
   });
 
+  it('writes the members of a raw JSON object after the fields, as pino writes them merged', () => {
+    for (const raw of ['{}', '{"operationType":"query","authMs":0.05,"note":"a \\"quoted\\" \\u0001 value"}']) {
+      const flat = capture();
+      const pino = capture();
+      expect(writeFlatLine(flat.log, 'info', 'http-log', { status: 200, sendMs: undefined }, 'request', raw)).toBe(true);
+      pino.log.info({ type: 'http-log', status: 200, ...(JSON.parse(raw) as object) }, 'request');
+      expect(flat.lines).toEqual(pino.lines);
+    }
+  });
+
   it('leaves to pino a line with an object, an array, a bigint or its own `type`, writing nothing', () => {
     for (const fields of [{ nested: { a: 1 } }, { list: ['a'] }, { none: null }, { count: 1n }, { type: 'other' }]) {
       const { lines, log } = capture();

@@ -8,11 +8,15 @@ export type LogType = (typeof LOG_TYPES)[number];
 /** Hasura's default: everything but query-log, whose SQL is for debugging. */
 export const DEFAULT_LOG_TYPES: LogType[] = ['startup', 'http-log', 'webhook-log', 'websocket-log'];
 
-/** Lines of one log type, written only when the type is enabled; `enabled` lets a caller skip gathering their fields. */
+/**
+ * Lines of one log type, written only when the type is enabled; `enabled` lets a caller skip
+ * gathering their fields. `raw` is the JSON text of an object of more fields (a reply's
+ * log facts, wire.ts REPLY_META.logFields), written after `fields`.
+ */
 export interface TypedLog {
   readonly enabled: boolean;
-  info(fields: Record<string, unknown>, message: string): void;
-  warn(fields: Record<string, unknown>, message: string): void;
+  info(fields: Record<string, unknown>, message: string, raw?: string): void;
+  warn(fields: Record<string, unknown>, message: string, raw?: string): void;
 }
 
 const SILENT: TypedLog = { enabled: false, info: () => undefined, warn: () => undefined };
@@ -23,11 +27,15 @@ export function typedLog(log: Logger, type: LogType, enabledTypes: readonly LogT
   const warn = log.isLevelEnabled('warn');
   return {
     enabled: info,
-    info: (fields, message) => {
-      if (info && !writeFlatLine(log, 'info', type, fields, message)) log.info({ type, ...fields }, message);
+    info: (fields, message, raw) => {
+      if (info && !writeFlatLine(log, 'info', type, fields, message, raw)) log.info({ type, ...fields, ...parsed(raw) }, message);
     },
-    warn: (fields, message) => {
-      if (warn && !writeFlatLine(log, 'warn', type, fields, message)) log.warn({ type, ...fields }, message);
+    warn: (fields, message, raw) => {
+      if (warn && !writeFlatLine(log, 'warn', type, fields, message, raw)) log.warn({ type, ...fields, ...parsed(raw) }, message);
     },
   };
+}
+
+function parsed(raw: string | undefined): Record<string, unknown> {
+  return raw === undefined ? {} : (JSON.parse(raw) as Record<string, unknown>);
 }

@@ -25,4 +25,15 @@ describe('createLogger', () => {
     expect(Object.keys(plain!)).toEqual(['level', 'time', 'pid', 'type', 'path', 'msg']);
     expect(plain).toMatchObject({ type: 'unstructured', path: '/x' });
   });
+
+  it("writes a typed line's raw fields after the others, whether or not pino has to write the line", () => {
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString('utf8')), done()) });
+    const http = typedLog(createLogger('info', sink), 'http-log', ['http-log']);
+    http.info({ status: 200 }, 'request', '{"authMs":0.5}');
+    http.info({ status: 200, nested: { a: 1 } }, 'request', '{"authMs":0.5}');
+    const [flat, viaPino] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(Object.keys(flat!)).toEqual(['level', 'time', 'pid', 'type', 'status', 'authMs', 'msg']);
+    expect(Object.keys(viaPino!)).toEqual(['level', 'time', 'pid', 'type', 'status', 'nested', 'authMs', 'msg']);
+  });
 });

@@ -45,32 +45,33 @@ export function errorCodeOf(body: Uint8Array): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-const round = (ms: number): string => String(Math.round(ms * 100) / 100);
+const round = (ms: number): number => Math.round(ms * 100) / 100;
 
-/** The reply meta of a request's facts; timings in milliseconds. */
-export function operationMeta(facts: OperationFacts, times: { authMs: number; planMs: number }, extra: { queryHash?: string; errorCode?: string; userId?: string }): Record<string, string> {
-  const meta: Record<string, string> = { [REPLY_META.authMs]: round(times.authMs), [REPLY_META.planMs]: round(times.planMs), [REPLY_META.sqlMs]: round(facts.sqlMs) };
-  const names = facts.operations.map((operation) => operation.name ?? '');
-  if (names.some((name) => name !== '')) meta[REPLY_META.operationName] = names.join(',');
-  const types = facts.operations.map((operation) => operation.type ?? '');
-  if (types.some((type) => type !== '')) meta[REPLY_META.operationType] = types.join(',');
-  if (extra.queryHash !== undefined) meta[REPLY_META.queryHash] = extra.queryHash;
-  if (extra.errorCode !== undefined) meta[REPLY_META.errorCode] = extra.errorCode;
-  if (extra.userId !== undefined) meta[REPLY_META.userId] = extra.userId;
-  return meta;
+/** The names (or types) of a request's operations, comma-separated for a batch; undefined when none has one. */
+function joined(values: Array<string | null>): string | undefined {
+  if (values.length === 1) return values[0] ?? undefined;
+  return values.some((value) => value !== null) ? values.map((value) => value ?? '').join(',') : undefined;
 }
 
-/** The http-log fields of a /v1/graphql reply's meta, as the edge writes them. */
-export function operationLogFields(meta: Record<string, string>): Record<string, unknown> {
-  const number = (key: string) => (meta[key] === undefined ? undefined : Number(meta[key]));
-  return {
-    operationName: meta[REPLY_META.operationName],
-    operationType: meta[REPLY_META.operationType],
-    queryHash: meta[REPLY_META.queryHash],
-    errorCode: meta[REPLY_META.errorCode],
-    userId: meta[REPLY_META.userId],
-    authMs: number(REPLY_META.authMs),
-    planMs: number(REPLY_META.planMs),
-    sqlMs: number(REPLY_META.sqlMs),
+/**
+ * The reply meta of a request's facts: its http-log fields (timings in milliseconds) as one
+ * JSON text, which the edge writes into its line without reading it, beside the operation
+ * types (for the metrics) and the error code (for the request's span).
+ */
+export function operationMeta(facts: OperationFacts, times: { authMs: number; planMs: number }, extra: { queryHash?: string; errorCode?: string; userId?: string }): Record<string, string> {
+  const operationType = joined(facts.operations.map((operation) => operation.type));
+  const fields = {
+    operationName: joined(facts.operations.map((operation) => operation.name)),
+    operationType,
+    queryHash: extra.queryHash,
+    errorCode: extra.errorCode,
+    userId: extra.userId,
+    authMs: round(times.authMs),
+    planMs: round(times.planMs),
+    sqlMs: round(facts.sqlMs),
   };
+  const meta: Record<string, string> = { [REPLY_META.logFields]: JSON.stringify(fields) };
+  if (operationType !== undefined) meta[REPLY_META.operationType] = operationType;
+  if (extra.errorCode !== undefined) meta[REPLY_META.errorCode] = extra.errorCode;
+  return meta;
 }
