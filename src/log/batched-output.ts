@@ -3,7 +3,7 @@ import { write, writeSync } from 'node:fs';
 export interface BatchedOutputOptions {
   /** Lines are written once this many characters wait... */
   batchChars: number;
-  /** ...or this long after the last write, whichever is first. */
+  /** ...or at most this long after a line came. */
   flushMs: number;
   /** Characters held while the file descriptor is not taking them; lines beyond are dropped. */
   maxPendingChars: number;
@@ -12,13 +12,26 @@ export interface BatchedOutputOptions {
 /** How long a write that met a full non-blocking pipe (EAGAIN) waits before it is tried again. */
 const RETRY_MS = 20;
 
+/** How long the last, blocking write at exit keeps trying a pipe nobody reads, before it gives up. */
+const EXIT_WRITE_GIVE_UP_MS = 2_000;
+
+/** What the blocking write at exit waits on between tries: nothing ever wakes it early. */
+const EXIT_PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
+/** A batch being written: its bytes and how far the writes have got. */
+interface Batch {
+  bytes: Buffer;
+  offset: number;
+}
+
 /**
  * Log lines written to a file descriptor in batches, off the event loop (each write runs on
  * libuv's thread pool), with at most one write in flight. Lines wait in an array and are
  * joined once per write: pino's own destination appended each line to one growing string
  * and measured that string's UTF-8 length on every line, which at a few thousand request
- * lines a second cost more than the lines themselves. What waits is written synchronously
- * when the process exits.
+ * lines a second cost more than the lines themselves. When the process exits, what waits is
+ * written synchronously, after the rest of a batch that met a full pipe; a batch the thread
+ * pool is writing at that moment is the thread pool's to finish.
  */
 export class BatchedOutput {
   readonly #fd: number;
@@ -26,6 +39,8 @@ export class BatchedOutput {
   #lines: string[] = [];
   #pendingChars = 0;
   #writing = false;
+  /** A batch whose write met a full pipe, and the timer that tries it again. */
+  #retry: { batch: Batch; timer: NodeJS.Timeout } | null = null;
   readonly #timer: NodeJS.Timeout;
 
   constructor(fd: number, options: BatchedOutputOptions) {
@@ -43,15 +58,25 @@ export class BatchedOutput {
     if (this.#pendingChars >= this.#options.batchChars) this.#flush();
   }
 
-  /** Writes what waits, blocking: for the process's last moment. */
+  /** Writes what waits, blocking: for the process's last moment. Gives up on a pipe nobody reads. */
   flushSync(): void {
     clearInterval(this.#timer);
-    const bytes = this.#take();
-    for (let offset = 0; offset < bytes.length; ) {
-      try {
-        offset += writeSync(this.#fd, bytes, offset, bytes.length - offset);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+    const batches: Batch[] = [];
+    if (this.#retry !== null) {
+      clearTimeout(this.#retry.timer);
+      batches.push(this.#retry.batch);
+      this.#retry = null;
+    }
+    batches.push({ bytes: this.#take(), offset: 0 });
+    const giveUpAt = Date.now() + EXIT_WRITE_GIVE_UP_MS;
+    for (const batch of batches) {
+      while (batch.offset < batch.bytes.length) {
+        try {
+          batch.offset += writeSync(this.#fd, batch.bytes, batch.offset, batch.bytes.length - batch.offset);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() >= giveUpAt) return;
+          Atomics.wait(EXIT_PAUSE, 0, 0, RETRY_MS);
+        }
       }
     }
   }
@@ -59,7 +84,7 @@ export class BatchedOutput {
   #flush(): void {
     if (this.#writing || this.#lines.length === 0) return;
     this.#writing = true;
-    this.#writeFrom(this.#take(), 0);
+    this.#writeFrom({ bytes: this.#take(), offset: 0 });
   }
 
   #take(): Buffer {
@@ -69,19 +94,24 @@ export class BatchedOutput {
     return bytes;
   }
 
-  #writeFrom(bytes: Buffer, offset: number): void {
-    write(this.#fd, bytes, offset, bytes.length - offset, null, (error, written) => {
+  #writeFrom(batch: Batch): void {
+    write(this.#fd, batch.bytes, batch.offset, batch.bytes.length - batch.offset, null, (error, written) => {
       if (error !== null) {
         if (error.code === 'EAGAIN') {
-          setTimeout(() => this.#writeFrom(bytes, offset), RETRY_MS).unref();
+          const timer = setTimeout(() => {
+            this.#retry = null;
+            this.#writeFrom(batch);
+          }, RETRY_MS).unref();
+          this.#retry = { batch, timer };
           return;
         }
         // Standard output is gone (a closed pipe): nothing more can be written there.
         this.#writing = false;
         return;
       }
-      if (offset + written < bytes.length) {
-        this.#writeFrom(bytes, offset + written);
+      batch.offset += written;
+      if (batch.offset < batch.bytes.length) {
+        this.#writeFrom(batch);
         return;
       }
       this.#writing = false;

@@ -60,5 +60,8 @@ const LOG_FLUSH_MS = 50;
  * LOG_FLUSH_MS, and what waits is written when the process exits.
  */
 function standardOutput(): DestinationStream {
-  return new BatchedOutput(1, { batchChars: LOG_BATCH_CHARS, flushMs: LOG_FLUSH_MS, maxPendingChars: PENDING_LOG_CHARS });
+  // One writer for the process, however many loggers: two would interleave their batches.
+  return (stdout ??= new BatchedOutput(1, { batchChars: LOG_BATCH_CHARS, flushMs: LOG_FLUSH_MS, maxPendingChars: PENDING_LOG_CHARS }));
 }
+
+let stdout: BatchedOutput | undefined;
