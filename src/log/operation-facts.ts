@@ -47,10 +47,10 @@ export function errorCodeOf(body: Uint8Array): string | undefined {
 
 const round = (ms: number): number => Math.round(ms * 100) / 100;
 
-/** The names (or types) of a request's operations, comma-separated for a batch; undefined when none has one. */
+/** The names (or types) of a request's operations, comma-separated for a batch; undefined when none has one (an empty name is none). */
 function joined(values: Array<string | null>): string | undefined {
-  if (values.length === 1) return values[0] ?? undefined;
-  return values.some((value) => value !== null) ? values.map((value) => value ?? '').join(',') : undefined;
+  if (values.length === 1) return values[0] || undefined;
+  return values.some((value) => value !== null && value !== '') ? values.map((value) => value ?? '').join(',') : undefined;
 }
 
 /**
