@@ -17,13 +17,47 @@ export function coerceLeniently(schema: GraphQLSchema, definitions: readonly Var
     const value = values[name];
     if (lenient.offsetVariables.has(name) && namedInt(definition) && typeof value === 'string' && isInt32Text(value)) values[name] = Number(value);
   }
-  const coerced = getVariableValues(schema, definitions, values);
-  if (coerced.errors !== undefined) return variableError(coerced.errors[0]!);
+  let coerced = passedThrough(schema, definitions, values);
+  if (coerced === null) {
+    const result = getVariableValues(schema, definitions, values);
+    if (result.errors !== undefined) return variableError(result.errors[0]!);
+    coerced = result.coerced;
+  }
   for (const use of lenient.nullableItems) {
-    const refused = refusedNullItem(coerced.coerced[use.variable], use.type, use.path);
+    const refused = refusedNullItem(coerced[use.variable], use.type, use.path);
     if (refused !== null) return errors.unexpectedNull(refused.path, refused.type);
   }
-  return coerced.coerced;
+  return coerced;
+}
+
+/** graphql-js' built-in scalars, each with the values its coercion of a variable returns unchanged. */
+const PASSED_THROUGH = new Map<string, (value: unknown) => boolean>([
+  ['Int', (value) => typeof value === 'number' && Number.isInteger(value) && value <= 2147483647 && value >= -2147483648],
+  ['Float', (value) => typeof value === 'number' && Number.isFinite(value)],
+  ['String', (value) => typeof value === 'string'],
+  ['Boolean', (value) => typeof value === 'boolean'],
+  ['ID', (value) => typeof value === 'string'],
+]);
+
+/**
+ * The variables as they are, when each is given and is a built-in scalar's value that
+ * graphql-js would take unchanged (an `Int` given as an integer, a `String` as a string...);
+ * null when any is not, for graphql-js to coerce or refuse. Most requests' variables are
+ * such, and graphql-js' coercion cost about 4% of such a request's CPU.
+ */
+function passedThrough(schema: GraphQLSchema, definitions: readonly VariableDefinitionNode[], values: Record<string, unknown>): Record<string, unknown> | null {
+  const coerced: Record<string, unknown> = {};
+  for (const definition of definitions) {
+    const type = definition.type.kind === Kind.NON_NULL_TYPE ? definition.type.type : definition.type;
+    if (type.kind !== Kind.NAMED_TYPE) return null;
+    const name = definition.variable.name.value;
+    const passes = PASSED_THROUGH.get(type.name.value);
+    // A type the role's schema lacks is graphql-js' to refuse.
+    if (passes === undefined || schema.getType(type.name.value) === undefined) return null;
+    if (!Object.hasOwn(values, name) || !passes(values[name]) || name === '__proto__') return null;
+    coerced[name] = values[name];
+  }
+  return coerced;
 }
 
 function namedInt(definition: VariableDefinitionNode): boolean {
