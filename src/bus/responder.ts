@@ -87,12 +87,13 @@ export class Responder {
     // Only requests that arrive traced are: the caller decided whether this work belongs to a trace.
     const span = parent === undefined ? undefined : openSpan(`handle ${request.subject}`, parent, { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': request.subject, 'service.bus.local': local } });
     request.trace = span?.context;
+    // The requester's error: returned to a NATS requester, thrown at a local one.
     const failed = (error: unknown): ServiceError => {
       closeSpan(span, error);
       onDone?.(performance.now() - started, true);
-      if (error instanceof ServiceError) return error;
-      this.#log.error({ err: error, subject: request.subject, requestId: request.requestId }, 'request handler failed');
-      return errors.unexpected('$');
+      const failure = error instanceof ServiceError ? error : this.#unexpected(error, request);
+      if (local) throw failure;
+      return failure;
     };
     let replied: Promise<HandlerReply>;
     try {
@@ -106,20 +107,20 @@ export class Responder {
         try {
           outcome = reply instanceof Uint8Array ? { body: reply, meta: {} } : reply instanceof JsonReply ? (local ? new LocalValueReply(frozen(reply.value)) : { body: encodeJson(reply.value), meta: {} }) : reply;
         } catch (error) {
-          const failure = failed(error);
-          if (local) throw failure;
-          return failure;
+          return failed(error);
         }
         closeSpan(span);
         onDone?.(performance.now() - started, false);
         return outcome;
       },
-      (error: unknown) => {
-        const failure = failed(error);
-        if (local) throw failure;
-        return failure;
-      },
+      failed,
     );
+  }
+
+  /** A handler's own failure, not one a requester caused: logged here, told to the requester as `unexpected`. */
+  #unexpected(error: unknown, request: IncomingRequest): ServiceError {
+    this.#log.error({ err: error, subject: request.subject, requestId: request.requestId }, 'request handler failed');
+    return errors.unexpected('$');
   }
 
   #publishReply(reply: string, body: Uint8Array, meta: Record<string, string>): void {

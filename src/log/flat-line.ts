@@ -2,7 +2,6 @@ import { pino, type Level, type Logger } from 'pino';
 
 const { chindingsSym, endSym, lsCacheSym, streamSym, timeSym } = pino.symbols;
 
-
 /**
  * Writes a typed line whose fields are all strings, numbers, booleans or undefined, byte for
  * byte as pino would (level, time, the logger's bindings, `type`, the fields in order, the

@@ -59,9 +59,9 @@ const LOG_FLUSH_MS = 50;
  * line itself: a write per request line cost 20-35 µs of CPU a request. A line waits at most
  * LOG_FLUSH_MS, and what waits is written when the process exits.
  */
+/** One writer for the process, however many loggers: two would interleave their batches. */
+let stdout: BatchedOutput | undefined;
+
 function standardOutput(): DestinationStream {
-  // One writer for the process, however many loggers: two would interleave their batches.
   return (stdout ??= new BatchedOutput(1, { batchChars: LOG_BATCH_CHARS, flushMs: LOG_FLUSH_MS, maxPendingChars: PENDING_LOG_CHARS }));
 }
-
-let stdout: BatchedOutput | undefined;

@@ -268,17 +268,16 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
       const statement = { name: plan.statementName, text: plan.sql, values };
       context.facts?.statements.push(plan.sql);
       const sqlStarted = performance.now();
-      const facts = context.facts;
       let data: string;
       try {
         data = (await withBoundedClient(context.db, boundsFor(session, context), (client) => queryNamed<{ data: string }>(client, statement))).rows[0]!.data;
       } catch (error) {
-        if (facts !== undefined) facts.sqlMs += performance.now() - sqlStarted;
         // Out of time, or nobody waiting: the bounds' own error; anything else is the database's.
         if (error instanceof ServiceError) return graphqlErrorBody([error]);
         return graphqlErrorBody([databaseError(error, { sql: statement.text, values })], isAdmin(session));
+      } finally {
+        if (context.facts !== undefined) context.facts.sqlMs += performance.now() - sqlStarted;
       }
-      if (facts !== undefined) facts.sqlMs += performance.now() - sqlStarted;
       // The data object is Postgres' JSON text, spliced in unparsed (ARCHITECTURE decision 4).
       return encodeText(`{"data":${data}}`);
     },
