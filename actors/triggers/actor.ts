@@ -45,11 +45,11 @@ export const triggersActor: Actor = {
     const store = new MetadataStore(pool);
     await store.setUp();
 
-    let read = await store.readEventTriggersSince(null);
+    let read = await store.readTriggerViewSince(null);
     let current = read.stored;
     let triggers = new TriggerSet(current.metadata);
     const refresh = async () => {
-      const next = await store.readEventTriggersSince(read);
+      const next = await store.readTriggerViewSince(read);
       if (next.stored.resourceVersion < current.resourceVersion) return;
       const changed = next.stored.metadata !== current.metadata;
       read = next;

@@ -2,7 +2,7 @@ import type { Pool, PoolClient } from '../pg/pool.js';
 import { inTransaction } from '../pg/transaction.js';
 import { tableChanges, type TableChanges } from './table-changes.js';
 import { triggerView } from './trigger-view.js';
-import { emptyMetadata, type Metadata, type TableEntry } from './types.js';
+import { emptyMetadata, type Metadata, type QualifiedName, type TableEntry } from './types.js';
 
 export interface StoredMetadata {
   resourceVersion: number;
@@ -14,9 +14,6 @@ export interface TriggerViewRead {
   stored: StoredMetadata;
   written: number | null;
 }
-
-/** The view of metadata without event triggers, as readEventTriggersSince reads it. */
-const NO_TABLES_VIEW: Metadata = Object.freeze({ version: 3, sources: [] }) as unknown as Metadata;
 
 /** Serialises catalog set-up across instances starting together (an arbitrary constant). */
 const SETUP_LOCK_KEY = 7_234_001;
@@ -58,15 +55,13 @@ select resource_version, case when ${VIEW_KEPT} then trigger_view_written::text 
        case when ${VIEW_CURRENT} then (case when ${VIEW_KEPT} and trigger_view_written = $1::bigint then null else trigger_view::text end)
   else json_build_object('version', 3, 'sources', coalesce((
     select json_agg(json_build_object('name', source_entry->'name', 'kind', source_entry->'kind', 'tables', coalesce((
-      select json_agg(case when entry->'event_triggers' is null
-                           then json_build_object('table', entry->'table')
-                           else json_build_object('table', entry->'table', 'event_triggers', entry->'event_triggers') end
-                      order by position)
+      select json_agg(json_build_object('table', entry->'table', 'event_triggers', entry->'event_triggers') order by position)
         from (select entry, position
                 from json_array_elements(case when json_typeof(source_entry->'tables') = 'array' then source_entry->'tables' else '[]' end) with ordinality as tables(entry, position)
               union all
               select stored.entry, stored.position from service_catalog.metadata_tables stored
-               where json_typeof(source_entry->'tables') = 'null' and stored.source = source_entry->>'name') entries), '[]'::json))
+               where json_typeof(source_entry->'tables') = 'null' and stored.source = source_entry->>'name') entries
+        where json_typeof(entry->'event_triggers') = 'array' and json_array_length(entry->'event_triggers') > 0), '[]'::json))
       order by source_position)
       from json_array_elements(metadata->'sources') with ordinality as sources(source_entry, source_position)), '[]'::json))::text end as metadata
   from service_catalog.metadata where id = 1`;
@@ -84,6 +79,20 @@ select 1, source, position, null, entry::text
   from service_catalog.metadata_tables
  where (select ${ROW_WITHOUT_TABLES} from service_catalog.metadata where id = 1)
 order by part, source, position`;
+
+/**
+ * The tables of the first source by name: from the rows of their entries where the row
+ * holds them apart, else from the row's JSON. One statement, so of one version.
+ */
+const TRACKED_TABLES_SQL = `
+select stored.table_schema as schema, stored.table_name as name
+  from service_catalog.metadata, service_catalog.metadata_tables stored
+ where id = 1 and ${ROW_WITHOUT_TABLES} and stored.source = metadata->'sources'->0->>'name'
+union all
+select entry->'table'->>'schema', entry->'table'->>'name'
+  from service_catalog.metadata,
+       json_array_elements(case when json_typeof(metadata->'sources'->0->'tables') = 'array' then metadata->'sources'->0->'tables' else '[]' end) as tables(entry)
+ where id = 1`;
 
 /** The trigger view of the row's version, when the write found the stored one was not current. */
 const WRITE_VIEW_SQL = `
@@ -260,10 +269,9 @@ export class MetadataStore {
   }
 
   /**
-   * The stored metadata with each table entry cut to its name and event triggers
-   * (trigger-view.ts): all the triggers actor reads, on every metadata change.
-   * `write` stores it beside the metadata, so that neither PostgreSQL nor the engine parses
-   * the megabytes of thousands of tables for it.
+   * The tables that have event triggers, with them (trigger-view.ts): all the triggers
+   * actor reads, on every metadata change. `write` stores it beside the metadata, so that
+   * neither PostgreSQL nor the engine parses the megabytes of thousands of tables for it.
    */
   async readTriggerView(): Promise<StoredMetadata> {
     return (await this.readTriggerViewSince(null)).stored;
@@ -271,24 +279,10 @@ export class MetadataStore {
 
   /**
    * The trigger view, read again only where it changed since `known` (an earlier read):
-   * most metadata operations leave it as it is, and at thousands of tables it is a quarter
-   * of a megabyte to send and parse. `known.stored.metadata` is then the view returned.
+   * most metadata operations leave it as it is. `known.stored.metadata` is then the view
+   * returned.
    */
-  readTriggerViewSince(known: TriggerViewRead | null): Promise<TriggerViewRead> {
-    return this.#readViewSince(known, (text) => JSON.parse(text) as Metadata);
-  }
-
-  /**
-   * readTriggerViewSince for what the view's event triggers need: a view without any reads as
-   * no table at all, its text searched for the key rather than parsed. A table tracked
-   * changes the view; at 5,000 tables parsing its quarter of a megabyte after every
-   * track_table cost 2-3 ms, more than the operation's own check.
-   */
-  readEventTriggersSince(known: TriggerViewRead | null): Promise<TriggerViewRead> {
-    return this.#readViewSince(known, (text) => (text.includes('"event_triggers"') ? (JSON.parse(text) as Metadata) : NO_TABLES_VIEW));
-  }
-
-  async #readViewSince(known: TriggerViewRead | null, parse: (text: string) => Metadata): Promise<TriggerViewRead> {
+  async readTriggerViewSince(known: TriggerViewRead | null): Promise<TriggerViewRead> {
     const result = await this.#pool.query<{ resource_version: string; written: string | null; metadata: string | null }>({
       name: 'service_metadata_trigger_view',
       text: TRIGGER_VIEW_SQL,
@@ -297,8 +291,17 @@ export class MetadataStore {
     const row = result.rows[0];
     if (row === undefined) throw new Error('service_catalog.metadata has no row; was setUp() called?');
     const written = row.written === null ? null : Number(row.written);
-    const metadata = row.metadata === null && known !== null ? known.stored.metadata : parse(row.metadata!);
+    const metadata = row.metadata === null && known !== null ? known.stored.metadata : (JSON.parse(row.metadata!) as Metadata);
     return { stored: { resourceVersion: Number(row.resource_version), metadata }, written };
+  }
+
+  /**
+   * The tables the metadata tracks in its first source, by name: they follow the
+   * publication for the subscriptions' change feed. The trigger view leaves them out.
+   */
+  async readTrackedTables(): Promise<QualifiedName[]> {
+    const result = await this.#pool.query<QualifiedName>({ name: 'service_metadata_tracked_tables', text: TRACKED_TABLES_SQL });
+    return result.rows.map((row) => ({ schema: row.schema, name: row.name }));
   }
 
   /**
@@ -354,9 +357,9 @@ export class MetadataStore {
   }
 }
 
-/** Whether the trigger view of `next` differs from that of `base`, which `changes` tell apart (no tables came or went, no triggers changed). */
+/** Whether the trigger view of `next` differs from that of `base`, which `changes` tell apart (no triggers changed, came or went). */
 function changesTriggerView(base: Metadata, next: Metadata, changes: TableChanges): boolean {
-  if (changes.inserted.length > 0 || changes.removed.length > 0 || changes.triggersChanged) return true;
+  if (changes.triggersChanged) return true;
   return base.sources.some((source, index) => source.kind !== next.sources[index]?.kind);
 }
 

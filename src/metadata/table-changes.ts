@@ -1,5 +1,6 @@
 import { relationKey } from '../pg/catalog.js';
 import { changedSpan } from './changed-span.js';
+import { hasEventTriggers } from './trigger-view.js';
 import type { Metadata, QualifiedName, TableEntry } from './types.js';
 
 /** A table entry to store, in the source it belongs to. */
@@ -27,7 +28,7 @@ export interface TableChanges {
   inserted: InsertedEntry[];
   /** Entries gone from their source. */
   removed: { source: string; schema: string; name: string }[];
-  /** Whether a changed entry's event triggers changed. */
+  /** Whether event triggers changed: a changed entry's, or those of an entry that came or went. */
   triggersChanged: boolean;
 }
 
@@ -70,7 +71,10 @@ function sourceChanges(source: string, before: readonly TableEntry[], after: rea
   let lastKept: QualifiedName | null = span.start > 0 ? before[span.start - 1]!.table : null;
   let waiting: TableEntry[] = [];
   const insertWaiting = (next: QualifiedName | null) => {
-    waiting.forEach((entry, rank) => changes.inserted.push({ source, entry, after: lastKept, before: next, rank: rank + 1, of: waiting.length }));
+    waiting.forEach((entry, rank) => {
+      changes.inserted.push({ source, entry, after: lastKept, before: next, rank: rank + 1, of: waiting.length });
+      if (hasEventTriggers(entry)) changes.triggersChanged = true;
+    });
     waiting = [];
   };
   for (let index = span.start; index < span.afterEnd; index++) {
@@ -94,7 +98,9 @@ function sourceChanges(source: string, before: readonly TableEntry[], after: rea
   }
   insertWaiting(span.afterEnd < after.length ? after[span.afterEnd]!.table : null);
   for (let place = span.start; place < span.beforeEnd; place++) {
-    if (!kept.has(place)) changes.removed.push({ source, schema: before[place]!.table.schema, name: before[place]!.table.name });
+    if (kept.has(place)) continue;
+    changes.removed.push({ source, schema: before[place]!.table.schema, name: before[place]!.table.name });
+    if (hasEventTriggers(before[place]!)) changes.triggersChanged = true;
   }
   return true;
 }

@@ -61,7 +61,7 @@ describe('MetadataStore', () => {
     await store.write(metadata as never, resourceVersion);
     expect(await store.readTriggerView()).toEqual({
       resourceVersion: resourceVersion + 1,
-      metadata: { version: 3, sources: [{ name: 'default', kind: 'postgres', tables: [{ table: { schema: 'public', name: 'b' } }, { table: { schema: 'public', name: 'a' }, event_triggers: [trigger] }] }] },
+      metadata: { version: 3, sources: [{ name: 'default', kind: 'postgres', tables: [{ table: { schema: 'public', name: 'a' }, event_triggers: [trigger] }] }] },
     });
   });
 
@@ -74,7 +74,7 @@ describe('MetadataStore', () => {
     await db.sql('update service_catalog.metadata set metadata = $1, resource_version = resource_version + 1 where id = 1', [JSON.stringify(moved)]);
     expect(await store.readTriggerView()).toEqual({
       resourceVersion: resourceVersion + 1,
-      metadata: { version: 3, sources: [{ name: 'default', kind: 'postgres', tables: [{ table: { schema: 'public', name: 'c' }, event_triggers: [{ ...trigger, name: 'c_created' }] }, { table: { schema: 'public', name: 'b' } }, { table: { schema: 'public', name: 'a' }, event_triggers: [trigger] }] }] },
+      metadata: { version: 3, sources: [{ name: 'default', kind: 'postgres', tables: [{ table: { schema: 'public', name: 'c' }, event_triggers: [{ ...trigger, name: 'c_created' }] }, { table: { schema: 'public', name: 'a' }, event_triggers: [trigger] }] }] },
     });
   });
 
@@ -201,7 +201,7 @@ describe('MetadataStore', () => {
     const base = source([a, entry('b')]);
     version = (await store.write(base, version))!;
     const first = await store.readTriggerViewSince(null);
-    expect(first).toEqual({ stored: { resourceVersion: version, metadata: source([entry('a'), entry('b')]) }, written: version });
+    expect(first).toEqual({ stored: { resourceVersion: version, metadata: source([]) }, written: version });
 
     // A permission leaves the view as it was: kept, and not sent again.
     const withPermission = source([entry('a', { select_permissions: [{ role: 'user', permission: { columns: '*', filter: {} } }] }), (base.sources[0]!.tables[1]!)]);
@@ -212,19 +212,21 @@ describe('MetadataStore', () => {
     expect(unchanged.stored.metadata).toBe(first.stored.metadata);
     expect(await store.readTriggerView()).toEqual({ resourceVersion: version, metadata: first.stored.metadata });
 
-    // A trigger, a table tracked or a table untracked change it.
+    // A trigger changes it; a table without triggers tracked or untracked does not.
     const withTrigger = source([withPermission.sources[0]!.tables[0]!, entry('b', { event_triggers: [trigger] })]);
     version = (await store.write(withTrigger, version, undefined, withPermission))!;
     const triggered = await store.readTriggerViewSince(unchanged);
-    expect(triggered).toEqual({ stored: { resourceVersion: version, metadata: source([entry('a'), entry('b', { event_triggers: [trigger] })]) }, written: version });
+    expect(triggered).toEqual({ stored: { resourceVersion: version, metadata: source([entry('b', { event_triggers: [trigger] })]) }, written: version });
+    const triggeredAt = version;
     const withTable = source([...withTrigger.sources[0]!.tables, entry('c')]);
     version = (await store.write(withTable, version, undefined, withTrigger))!;
-    expect((await store.readTriggerViewSince(triggered)).stored.metadata).toEqual(source([entry('a'), entry('b', { event_triggers: [trigger] }), entry('c')]));
     const withoutTable = source(withTable.sources[0]!.tables.slice(1));
     version = (await store.write(withoutTable, version, undefined, withTable))!;
-    expect((await store.readTriggerView()).metadata).toEqual(source([entry('b', { event_triggers: [trigger] }), entry('c')]));
+    expect((await viewColumns()).written).toBe(triggeredAt);
+    expect((await store.readTriggerViewSince(triggered)).stored.metadata).toBe(triggered.stored.metadata);
+    expect(await store.readTrackedTables()).toEqual([{ schema: 'public', name: 'b' }, { schema: 'public', name: 'c' }]);
 
-    // An older engine rewrites the view without telling when it changed: it is read whole, and kept again after the next write.
+    // An older engine rewrites the view, with every table, without telling when it changed: it is read whole, and written again by the next write.
     const byOlderEngine = source([entry('b', { event_triggers: [trigger, { ...trigger, name: 'b_older' }] }), entry('c')]);
     const latest = await store.readTriggerViewSince(null);
     await db.sql("update service_catalog.metadata_tables set entry = $1 where table_name = 'b'", [JSON.stringify(byOlderEngine.sources[0]!.tables[0])]);
@@ -234,7 +236,7 @@ describe('MetadataStore', () => {
     const afterOlder = await store.read();
     version = (await store.write({ ...afterOlder.metadata }, afterOlder.resourceVersion, undefined, afterOlder.metadata))!;
     const keptAgain = await store.readTriggerViewSince(null);
-    expect(keptAgain).toEqual({ stored: { resourceVersion: version, metadata: byOlderEngine }, written: version });
+    expect(keptAgain).toEqual({ stored: { resourceVersion: version, metadata: source([byOlderEngine.sources[0]!.tables[0]!]) }, written: version });
 
     // A view left behind by a write by other means is written after all, even by a write that changed no trigger.
     await db.sql("update service_catalog.metadata set resource_version = resource_version + 1, trigger_view = '{}' where id = 1");
@@ -243,32 +245,26 @@ describe('MetadataStore', () => {
     version = (await store.write(renamed, stale.resourceVersion, undefined, stale.metadata))!;
     const rewritten = await db.sql('select trigger_view_version::int as version, trigger_view_written::int as written, trigger_view::text as view from service_catalog.metadata');
     expect(rewritten.rows[0]).toMatchObject({ version, written: version });
-    expect(JSON.parse(rewritten.rows[0].view)).toEqual(source([entry('b', { event_triggers: [trigger] }), entry('c')]));
-    expect((await store.readTriggerViewSince(triggered)).stored.metadata).toEqual(source([entry('b', { event_triggers: [trigger] }), entry('c')]));
+    expect(JSON.parse(rewritten.rows[0].view)).toEqual(source([entry('b', { event_triggers: [trigger] })]));
+    expect((await store.readTriggerViewSince(triggered)).stored.metadata).toEqual(source([entry('b', { event_triggers: [trigger] })]));
+
+    // Untracking the table with the trigger changes it.
+    const current = await store.read();
+    version = (await store.write(source([current.metadata.sources[0]!.tables[1]!]), current.resourceVersion, undefined, current.metadata))!;
+    expect(await store.readTriggerViewSince(triggered)).toEqual({ stored: { resourceVersion: version, metadata: source([]) }, written: version });
   });
 
-  it('reads the triggers actor no table of a view without event triggers, and the whole view of one with them', async () => {
+  it('reads the tracked tables by name, from their entries or from a row that holds them', async () => {
     const store = new MetadataStore(db.pool);
-    const trigger = { name: 't_created', definition: { enable_manual: false, insert: { columns: '*' as const } }, retry_conf: { num_retries: 1, interval_sec: 10, timeout_sec: 60 }, webhook: 'http://127.0.0.1:1/hook' };
-    const entry = (name: string, extra: object = {}) => ({ table: { schema: 'public', name }, ...extra });
+    const entry = (name: string) => ({ table: { schema: 'public', name } });
     const source = (tables: object[]) => ({ version: 3 as const, sources: [{ name: 'default', kind: 'postgres' as const, tables }] }) as never as Metadata;
-    let version = (await store.read()).resourceVersion;
-    const plain = source([entry('a'), entry('b')]);
-    version = (await store.write(plain, version))!;
-    const none = await store.readEventTriggersSince(null);
-    expect(none.stored).toEqual({ resourceVersion: version, metadata: { version: 3, sources: [] } });
-    // A table named like the key: the view is read whole, which is only slower.
-    const named = source([...plain.sources[0]!.tables, entry('event_triggers')]);
-    version = (await store.write(named, version, undefined, plain))!;
-    expect((await store.readEventTriggersSince(none)).stored).toEqual({ resourceVersion: version, metadata: source([entry('a'), entry('b'), entry('event_triggers')]) });
-    const withTable = source([...named.sources[0]!.tables.slice(0, 2)]);
-    version = (await store.write(withTable, version, undefined, named))!;
-    expect((await store.readEventTriggersSince(none)).stored).toEqual({ resourceVersion: version, metadata: { version: 3, sources: [] } });
-    const withTrigger = source([entry('a', { event_triggers: [trigger] }), withTable.sources[0]!.tables[1]!]);
-    version = (await store.write(withTrigger, version, undefined, withTable))!;
-    const some = await store.readEventTriggersSince(none);
-    expect(some.stored).toEqual({ resourceVersion: version, metadata: source([entry('a', { event_triggers: [trigger] }), entry('b')]) });
-    expect((await store.readEventTriggersSince(some)).stored.metadata).toBe(some.stored.metadata);
+    const { resourceVersion } = await store.read();
+    await store.write(source([entry('a'), entry('b')]), resourceVersion);
+    expect(await store.readTrackedTables()).toEqual([{ schema: 'public', name: 'a' }, { schema: 'public', name: 'b' }]);
+    await db.sql('update service_catalog.metadata set metadata = $1, resource_version = resource_version + 1 where id = 1', [JSON.stringify(source([entry('c')]))]);
+    expect(await store.readTrackedTables()).toEqual([{ schema: 'public', name: 'c' }]);
+    await db.sql('update service_catalog.metadata set metadata = $1, resource_version = resource_version + 1 where id = 1', [JSON.stringify({ version: 3, sources: [] })]);
+    expect(await store.readTrackedTables()).toEqual([]);
   });
 
   it('begins a writer with the version committed while it waited for the lock, whatever the default isolation', async () => {

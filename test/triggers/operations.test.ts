@@ -79,6 +79,20 @@ describe('create_event_trigger validation (compat-facts 4.5)', () => {
     const slot = await db.sql('select slot_type, plugin from pg_replication_slots where database = current_database()');
     expect(slot.rows).toEqual([{ slot_type: 'logical', plugin: 'pgoutput' }]);
   });
+
+  it('takes a tracked table without triggers back into the publication at the next metadata change, from the stored table entries', async () => {
+    const published = async () => (await db.sql(`select tablename from pg_publication_tables where pubname = 'service_graphql_events' order by 1`)).rows.map((row) => row.tablename);
+    await db.sql('create table reader (id int primary key)');
+    await trackTables(engine, ['reader']);
+    expect(await published()).toEqual(['author', 'metadata', 'reader']);
+    await db.sql('alter publication service_graphql_events drop table reader');
+    expect((await engine.query({ type: 'create_select_permission', args: { table: 'author', role: 'reader', permission: { columns: '*', filter: {} } } })).json).toEqual({ message: 'success' });
+    const deadline = Date.now() + 15_000;
+    while (!(await published()).includes('reader') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await published()).toEqual(['author', 'metadata', 'reader']);
+    expect((await engine.query({ type: 'untrack_table', args: { table: 'reader' } })).json).toEqual({ message: 'success' });
+    expect(await published()).toEqual(['author', 'metadata']);
+  });
 });
 
 describe('delete_event_trigger, invoke_event_trigger, redeliver_event (compat-facts 4.6)', () => {

@@ -1,7 +1,7 @@
 import type { KV } from '@nats-io/kv';
 import type { Logger } from '../../../src/log/logger.js';
 import { METADATA_WRITE_LOCK, type MetadataStore } from '../../../src/metadata/store.js';
-import type { Metadata, QualifiedName } from '../../../src/metadata/types.js';
+import type { Metadata } from '../../../src/metadata/types.js';
 import type { Pool } from '../../../src/pg/pool.js';
 import { inTransaction } from '../../../src/pg/transaction.js';
 import { METADATA_TABLE, PUBLICATION } from '../../../src/pg/replication/names.js';
@@ -166,7 +166,7 @@ export class CaptureSupervisor {
       const locked = await client.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [METADATA_WRITE_LOCK]);
       if (locked.rows[0]?.locked !== true) return null;
       const stored = await this.deps.store.readTriggerView();
-      await reconcilePublication(client, new TriggerSet(stored.metadata).tables(), trackedTables(stored.metadata));
+      await reconcilePublication(client, new TriggerSet(stored.metadata).tables(), await this.deps.store.readTrackedTables());
       return stored.resourceVersion;
     });
     if (reconciled !== null) this.#reconciledVersion = reconciled;
@@ -251,7 +251,7 @@ export class CaptureSupervisor {
       await client.query('select pg_advisory_xact_lock($1)', [METADATA_WRITE_LOCK]);
       const stored = await this.deps.store.readTriggerView();
       const gone = new TriggerSet(stored.metadata).size === 0 ? await dropSlot(client, slot) : false;
-      if (gone) await reconcilePublication(client, [], trackedTables(stored.metadata));
+      if (gone) await reconcilePublication(client, [], await this.deps.store.readTrackedTables());
       return gone;
     });
     if (dropped) await forgetTriggers(this.deps.pool).catch(() => undefined);
@@ -272,9 +272,4 @@ export class CaptureSupervisor {
     this.#lagBytes = row?.lag === null || row?.lag === undefined ? null : Number(row.lag);
     this.#lagSeconds = row === undefined || row.seconds === null ? null : Number(row.seconds);
   }
-}
-
-/** The tables the metadata tracks: they follow the publication for the subscriptions' change feed. */
-function trackedTables(metadata: Metadata): QualifiedName[] {
-  return (metadata.sources[0]?.tables ?? []).map((entry) => entry.table);
 }
