@@ -4,7 +4,7 @@ import type { MetadataStore, StoredMetadata } from '../../src/metadata/store.js'
 import { normalizeMetadata } from '../../src/metadata/normalize.js';
 import type { Metadata } from '../../src/metadata/types.js';
 import type { Catalog } from '../../src/pg/catalog.js';
-import { CatalogCache } from '../../src/pg/catalog-cache.js';
+import { CatalogCache, type BatchedLogRead } from '../../src/pg/catalog-cache.js';
 import type { Pool, PoolClient } from '../../src/pg/pool.js';
 import { checkConsistency, type ConsistencyReport } from './consistency/check.js';
 import { EnumRowsReader } from './consistency/enum-rows.js';
@@ -74,9 +74,10 @@ export class SchemaHost {
    * The database catalog with the cached remote schemas, both read through `client` when
    * given. The database part is introspected again only when the system catalogs changed
    * (CatalogCache), or always with `force` (reload_metadata, run_sql). `remoteSnapshots`
-   * false leaves the remote schemas' pointers unread (withoutRemoteSnapshots).
+   * false leaves the remote schemas' pointers unread (withoutRemoteSnapshots). `logged`: the
+   * change log as the writer's first round trip read it on `client` (beginWrite).
    */
-  async introspect(client?: PoolClient, options: { force?: boolean; remoteSnapshots?: boolean } = {}): Promise<Catalog> {
+  async introspect(client?: PoolClient, options: { force?: boolean; remoteSnapshots?: boolean; logged?: BatchedLogRead } = {}): Promise<Catalog> {
     const db = client ?? this.#db;
     const catalog = await this.#catalogs.read(db, options);
     return options.remoteSnapshots === false ? withoutRemoteSnapshots(catalog, this.#remote) : withRemoteCatalog(catalog, db, this.#remote);
@@ -92,9 +93,16 @@ export class SchemaHost {
     return checkConsistency(metadata, catalog, remotes, await this.#enumRows.read(metadata, catalog, reader));
   }
 
-  /** Begins a metadata writer's transaction on `client` (MetadataStore.beginWrite); returns the stored version as of holding the writers' lock. */
-  beginWrite(client: PoolClient): Promise<number> {
-    return this.#store.beginWrite(client);
+  /**
+   * Begins a metadata writer's transaction on `client` (MetadataStore.beginWrite); returns
+   * the stored version as of holding the writers' lock, and the catalog change log as read
+   * in the same round trip, for `introspect` on `client` (`logged`).
+   */
+  async beginWrite(client: PoolClient): Promise<{ version: number; logged?: BatchedLogRead }> {
+    const batched = await this.#catalogs.batchedRead(client);
+    if (batched === null) return { version: (await this.#store.beginWrite(client)).version };
+    const begun = await this.#store.beginWrite<{ identity: string; log: string }>(client, batched.statement);
+    return { version: begun.version, logged: batched.take(begun.alsoRows) };
   }
 
   /** Runs metadata operations of this instance one at a time. */

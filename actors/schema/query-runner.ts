@@ -6,6 +6,7 @@ import type { Logger } from '../../src/log/logger.js';
 import { normalizeMetadata } from '../../src/metadata/normalize.js';
 import type { Metadata } from '../../src/metadata/types.js';
 import type { Catalog } from '../../src/pg/catalog.js';
+import type { BatchedLogRead } from '../../src/pg/catalog-cache.js';
 import type { PoolClient } from '../../src/pg/pool.js';
 import { validate } from '../../src/schemas/validator.js';
 import { isAdmin, type Session } from '../../src/session/session.js';
@@ -76,7 +77,7 @@ export async function runQuery(
         draft.report = base.report;
         // Hasura sees a table created in psql without a reload: operations that may change
         // metadata check it against a catalog read now, not the one of the last change.
-        draft.catalog = readOnly ? base.catalog : await host.introspect(transaction ?? undefined, { remoteSnapshots: (base.metadata.remote_schemas ?? []).length > 0 });
+        draft.catalog = readOnly ? base.catalog : await host.introspect(transaction ?? undefined, { remoteSnapshots: (base.metadata.remote_schemas ?? []).length > 0, ...(writer?.logged === undefined ? {} : { logged: writer.logged }) });
         const response = await apply(host, endpoint, request, '$', draft, session, log, base.resourceVersion, ask);
         // Hasura refuses a change based on another version than the stored one (409), and ignores the version on reads.
         if (draft.metadataChanged && basedOn !== undefined && basedOn !== base.resourceVersion) throw errors.resourceVersionMismatch('$', basedOn);
@@ -130,10 +131,10 @@ async function beginTransaction(host: SchemaHost): Promise<PoolClient> {
   return (await begun(host, (client) => client.query('begin'))).client;
 }
 
-/** A metadata writer's transaction on its own connection, holding the writers' lock, and the stored version as of taking it. */
-async function beginWrite(host: SchemaHost): Promise<{ client: PoolClient; version: number }> {
+/** A metadata writer's transaction on its own connection, holding the writers' lock, the stored version as of taking it and the catalog change log as read then. */
+async function beginWrite(host: SchemaHost): Promise<{ client: PoolClient; version: number; logged?: BatchedLogRead }> {
   const { client, result } = await begun(host, (client) => host.beginWrite(client));
-  return { client, version: result };
+  return { client, ...result };
 }
 
 /** A connection of the pool with `begin` run on it; one whose begin failed is let go of, not pooled. */

@@ -306,17 +306,19 @@ export class MetadataStore {
 
   /**
    * Begins a metadata writer's transaction on `client`: BEGIN, the writers' lock and the
-   * stored version as of holding it, in one round trip (every metadata operation pays it).
+   * stored version as of holding it, in one round trip (every metadata operation pays it),
+   * with `also` (a statement of the caller's, such as the catalog change log's read) run
+   * last in the same round trip, its rows returned.
    * READ COMMITTED whatever the role's or database's default, so that the version is read
    * with a snapshot taken once the lock is held.
    */
-  async beginWrite(client: PoolClient): Promise<number> {
-    const results = (await client.query(
-      `begin isolation level read committed; select pg_advisory_xact_lock(${METADATA_WRITE_LOCK}); select resource_version from service_catalog.metadata where id = 1`,
-    )) as unknown as { rows: { resource_version: string }[] }[];
-    const row = Array.isArray(results) ? results[2]?.rows[0] : undefined;
+  async beginWrite<Row = unknown>(client: PoolClient, also?: string): Promise<{ version: number; alsoRows: Row[] }> {
+    const statements = [`begin isolation level read committed`, `select pg_advisory_xact_lock(${METADATA_WRITE_LOCK})`, 'select resource_version from service_catalog.metadata where id = 1'];
+    if (also !== undefined) statements.push(also);
+    const results = (await client.query(statements.join('; '))) as unknown as { rows: unknown[] }[];
+    const row = Array.isArray(results) ? (results[2]?.rows[0] as { resource_version: string } | undefined) : undefined;
     if (row === undefined) throw new Error('service_catalog.metadata has no row; was setUp() called?');
-    return Number(row.resource_version);
+    return { version: Number(row.resource_version), alsoRows: also === undefined ? [] : (results[3]!.rows as Row[]) };
   }
 
   /** Reads only the version, for cheap staleness checks. */

@@ -1,4 +1,4 @@
-import { pruneChangeLog, readChangeLog } from './catalog-change-log.js';
+import { batchedChangeLogRead, changeLogReadOf, pruneChangeLog, readChangeLog, type ChangeLogRead } from './catalog-change-log.js';
 import { introspectCatalog, type Catalog } from './catalog.js';
 import type { Pool, PoolClient } from './pool.js';
 
@@ -47,6 +47,11 @@ const FINGERPRINT_SQL = `select concat_ws(',', ${CATALOG_TABLES.map(
 ).join(', ')}) as fingerprint, pg_catalog.pg_current_xact_id_if_assigned() is null as serial_plan
   from (select pg_catalog.age('3'::xid)::bigint as age) now_xid`;
 
+/** The change log as a batch of statements read it (CatalogCache.batchedRead). */
+export interface BatchedLogRead {
+  read: ChangeLogRead | null;
+}
+
 export async function catalogFingerprint(db: Pool | PoolClient): Promise<string> {
   const result = await db.query<{ fingerprint: string }>(FINGERPRINT_SQL);
   return result.rows[0]!.fingerprint;
@@ -70,9 +75,13 @@ export class CatalogCache {
     this.#changeLog = options.changeLog;
   }
 
-  /** The database catalog as `db` sees it (inside its transaction, with its DDL); `force` introspects whatever the fingerprint says. */
-  async read(db: Pool | PoolClient, options: { force?: boolean } = {}): Promise<Catalog> {
-    const fingerprint = await this.#fingerprint(db);
+  /**
+   * The database catalog as `db` sees it (inside its transaction, with its DDL); `force`
+   * introspects whatever the fingerprint says. `logged`: the change log as a batch read it
+   * on `db` a moment ago (batchedRead), which spares the read's round trip.
+   */
+  async read(db: Pool | PoolClient, options: { force?: boolean; logged?: BatchedLogRead } = {}): Promise<Catalog> {
+    const fingerprint = await this.#fingerprint(db, options.logged);
     if (options.force !== true && this.#kept !== null && this.#kept.fingerprint === fingerprint) return this.#kept.catalog;
     const catalog = await introspectCatalog(db);
     this.#kept = { fingerprint, catalog };
@@ -91,9 +100,18 @@ export class CatalogCache {
     if (pruned !== null && this.#kept !== null && this.#kept.fingerprint === `log:${pruned.before}`) this.#kept.fingerprint = `log:${pruned.after}`;
   }
 
+  /**
+   * The statement that reads the change log within a batch on `client`, and how to take its
+   * rows (the batch's result for it) into `read`; null when the catalogs are scanned instead.
+   */
+  async batchedRead(client: PoolClient): Promise<{ statement: string; take: (rows: readonly { identity: string; log: string }[]) => BatchedLogRead } | null> {
+    if (!this.#changeLog) return null;
+    return { statement: await batchedChangeLogRead(client), take: (rows) => ({ read: changeLogReadOf(rows) }) };
+  }
+
   /** The two kinds are told apart, so that going from one to the other introspects. */
-  async #fingerprint(db: Pool | PoolClient): Promise<string> {
-    const logged = this.#changeLog ? await readChangeLog(db) : null;
+  async #fingerprint(db: Pool | PoolClient, batched: BatchedLogRead | undefined): Promise<string> {
+    const logged = batched !== undefined ? batched.read : this.#changeLog ? await readChangeLog(db) : null;
     if (logged !== null) {
       this.#pruneDue ||= logged.pruneDue;
       return `log:${logged.fingerprint}`;

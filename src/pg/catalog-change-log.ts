@@ -154,12 +154,42 @@ async function changeLogIdentity(db: Pool | PoolClient): Promise<string | null> 
 
 /** The log's fingerprint, or null when it is not intact and only a scan will tell. */
 export async function readChangeLog(db: Pool | PoolClient): Promise<ChangeLogRead | null> {
-  const result = await db.query<{ identity: string; log: string }>({ name: 'service_change_log_read', text: READ_SQL, values: [FUNCTION_BODY] });
-  const row = result.rows[0];
+  const result = await db.query<ReadRow>({ name: 'service_change_log_read', text: READ_SQL, values: [FUNCTION_BODY] });
+  return changeLogReadOf(result.rows);
+}
+
+/** READ_SQL, prepared by SQL for statement batches (batchedChangeLogRead). */
+const BATCHED_READ = 'service_change_log_read_batched';
+const batchedReadPrepared = new WeakSet<PoolClient>();
+
+/**
+ * The statement that reads the log as one of a batch of statements sent in one round trip
+ * on `client` (the metadata writer's first: BEGIN, the writers' lock, the version), whose
+ * rows changeLogReadOf reads. A batch is planned anew on every run, and the read's joins of
+ * the system catalogs cost more to plan than to run, so the read is prepared on the
+ * connection once, by SQL, and the batch only executes it. A connection whose caller's SQL
+ * may have deallocated it is not pooled again (query-runner.ts).
+ */
+export async function batchedChangeLogRead(client: PoolClient): Promise<string> {
+  if (!batchedReadPrepared.has(client)) {
+    await client.query(`prepare ${BATCHED_READ} as ${READ_SQL.replace('$1', `$body$${FUNCTION_BODY}$body$`)}`);
+    batchedReadPrepared.add(client);
+  }
+  return `execute ${BATCHED_READ}`;
+}
+
+interface ReadRow {
+  identity: string;
+  log: string;
+}
+
+/** The log's fingerprint from the rows of its read, or null when they tell it is not intact. */
+export function changeLogReadOf(rows: readonly ReadRow[]): ChangeLogRead | null {
+  const row = rows[0];
   const log = row === undefined ? null : /<log>([^<]*)<\/log>/.exec(row.log)?.[1];
   if (log === undefined || log === null) return null;
-  const [read, rows] = log.split('/');
-  return { fingerprint: `${row!.identity}:${read}`, pruneDue: Number(rows) >= PRUNE_AT };
+  const [read, count] = log.split('/');
+  return { fingerprint: `${row!.identity}:${read}`, pruneDue: Number(count) >= PRUNE_AT };
 }
 
 /**

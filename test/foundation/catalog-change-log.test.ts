@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { introspectCatalog, relationKey } from '../../src/pg/catalog.js';
 import { CatalogCache } from '../../src/pg/catalog-cache.js';
-import { CHANGE_LOG_SCHEMA, CHANGE_LOG_TRIGGER, installCatalogChangeLog, pruneChangeLog, readChangeLog } from '../../src/pg/catalog-change-log.js';
+import { batchedChangeLogRead, changeLogReadOf, CHANGE_LOG_SCHEMA, CHANGE_LOG_TRIGGER, installCatalogChangeLog, pruneChangeLog, readChangeLog } from '../../src/pg/catalog-change-log.js';
 import { createPool } from '../../src/pg/pool.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 
@@ -177,6 +177,56 @@ describe('the catalog change log', () => {
     expect(await readChangeLog(db.pool)).toBeNull();
     expect(await installCatalogChangeLog(db.pool)).toBe(true);
     expect(await readChangeLog(db.pool)).not.toBeNull();
+  });
+
+  it('reads in a batch of statements what it reads alone, prepared once per connection, and nothing where it is not intact', async () => {
+    const client = await db.pool.connect();
+    try {
+      const statement = await batchedChangeLogRead(client);
+      expect(await batchedChangeLogRead(client)).toBe(statement);
+      const batched = async () => {
+        const results = (await client.query(`begin; select 1; ${statement}`)) as unknown as { rows: { identity: string; log: string }[] }[];
+        await client.query('rollback');
+        return changeLogReadOf(results[2]!.rows);
+      };
+      const alone = await readChangeLog(client);
+      expect(alone).not.toBeNull();
+      expect(await batched()).toEqual(alone);
+      await db.sql('create table cl_batched (id integer)');
+      expect((await batched())!.fingerprint).not.toBe(alone!.fingerprint);
+      await db.sql(`alter event trigger ${CHANGE_LOG_TRIGGER} disable`);
+      expect(await batched()).toBeNull();
+      await db.sql(`alter event trigger ${CHANGE_LOG_TRIGGER} enable always`);
+      expect(await batched()).toEqual(await readChangeLog(client));
+    } finally {
+      client.release();
+    }
+  });
+
+  it('takes the log as a batch read it: keeps the catalog while it is unchanged, introspects after DDL or when the batch found it broken', async () => {
+    const cache = new CatalogCache({ changeLog: true });
+    const client = await db.pool.connect();
+    try {
+      const readInBatch = async () => {
+        const batch = (await cache.batchedRead(client))!;
+        const results = (await client.query(`begin; ${batch.statement}`)) as unknown as { rows: { identity: string; log: string }[] }[];
+        const catalog = await cache.read(client, { logged: batch.take(results[1]!.rows) });
+        await client.query('rollback');
+        return catalog;
+      };
+      const first = await readInBatch();
+      expect(await readInBatch()).toBe(first);
+      await db.sql('create table cl_batched_cache (id integer)');
+      const second = await readInBatch();
+      expect(second.relations.has(relationKey('public', 'cl_batched_cache'))).toBe(true);
+      await db.sql(`alter event trigger ${CHANGE_LOG_TRIGGER} disable`);
+      const scanned = await readInBatch();
+      expect(scanned).not.toBe(second);
+      await db.sql(`alter event trigger ${CHANGE_LOG_TRIGGER} enable always`);
+    } finally {
+      client.release();
+    }
+    expect(await new CatalogCache({ changeLog: false }).batchedRead(client)).toBeNull();
   });
 
   it('keeps the catalog while nothing changed, and introspects after DDL, whether the log is read or the catalogs scanned', async () => {

@@ -267,7 +267,7 @@ describe('MetadataStore', () => {
     expect(await store.readTrackedTables()).toEqual([]);
   });
 
-  it('begins a writer with the version committed while it waited for the lock, whatever the default isolation', async () => {
+  it('begins a writer with the version committed while it waited for the lock, whatever the default isolation, and runs the caller\'s statement in the same round trip', async () => {
     const store = new MetadataStore(db.pool);
     const name = new URL(db.url).pathname.slice(1);
     await db.sql(`alter database ${name} set default_transaction_isolation = 'repeatable read'`);
@@ -278,11 +278,11 @@ describe('MetadataStore', () => {
     try {
       const { resourceVersion } = await store.read();
       await holder.query(`begin; select pg_advisory_xact_lock(${METADATA_WRITE_LOCK})`);
-      const begun = store.beginWrite(waiter as never);
+      const begun = store.beginWrite(waiter as never, "select 'after the version' as also");
       await new Promise((resolve) => setTimeout(resolve, 200));
       await holder.query('update service_catalog.metadata set resource_version = resource_version + 1 where id = 1');
       await holder.query('commit');
-      expect(await begun).toBe(resourceVersion + 1);
+      expect(await begun).toEqual({ version: resourceVersion + 1, alsoRows: [{ also: 'after the version' }] });
       expect((await waiter.query('show transaction_isolation')).rows[0].transaction_isolation).toBe('read committed');
       await waiter.query('rollback');
     } finally {
