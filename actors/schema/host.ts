@@ -5,6 +5,7 @@ import { normalizeMetadata } from '../../src/metadata/normalize.js';
 import type { Metadata } from '../../src/metadata/types.js';
 import type { Catalog } from '../../src/pg/catalog.js';
 import { CatalogCache, type BatchedLogRead } from '../../src/pg/catalog-cache.js';
+import type { ReadRow } from '../../src/pg/catalog-change-log.js';
 import type { Pool, PoolClient } from '../../src/pg/pool.js';
 import { checkConsistency, type ConsistencyReport } from './consistency/check.js';
 import { EnumRowsReader } from './consistency/enum-rows.js';
@@ -99,10 +100,11 @@ export class SchemaHost {
    * in the same round trip, for `introspect` on `client` (`logged`).
    */
   async beginWrite(client: PoolClient): Promise<{ version: number; logged?: BatchedLogRead }> {
-    const batched = await this.#catalogs.batchedRead(client);
-    if (batched === null) return { version: (await this.#store.beginWrite(client)).version };
-    const begun = await this.#store.beginWrite<{ identity: string; log: string }>(client, batched.statement);
-    return { version: begun.version, logged: batched.take(begun.alsoRows) };
+    const begun = await this.#catalogs.beginWithRead(client, async (also) => {
+      const { version, alsoRows } = await this.#store.beginWrite<ReadRow>(client, also);
+      return { result: version, alsoRows };
+    });
+    return { version: begun.result, ...(begun.logged === undefined ? {} : { logged: begun.logged }) };
   }
 
   /** Runs metadata operations of this instance one at a time. */

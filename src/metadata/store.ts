@@ -61,7 +61,7 @@ select resource_version, case when ${VIEW_KEPT} then trigger_view_written::text 
               union all
               select stored.entry, stored.position from service_catalog.metadata_tables stored
                where json_typeof(source_entry->'tables') = 'null' and stored.source = source_entry->>'name') entries
-        where json_typeof(entry->'event_triggers') = 'array' and json_array_length(entry->'event_triggers') > 0), '[]'::json))
+        where case when json_typeof(entry->'event_triggers') = 'array' then json_array_length(entry->'event_triggers') > 0 else false end), '[]'::json))
       order by source_position)
       from json_array_elements(metadata->'sources') with ordinality as sources(source_entry, source_position)), '[]'::json))::text end as metadata
   from service_catalog.metadata where id = 1`;

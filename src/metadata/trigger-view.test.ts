@@ -27,6 +27,13 @@ describe('triggerViewText', () => {
     expect(triggerViewText({ resource_version: '8', trigger_view_version: null, trigger_view: null, metadata: '{"whole":1}' })).toBe('{"whole":1}');
   });
 
+  it('gives null for a write that kept the view, and the view for the write that changed it', () => {
+    expect(triggerViewText({ resource_version: '9', trigger_view_version: '9', trigger_view_written: '7', trigger_view_kept: '9', trigger_view: '{"view":1}', metadata: '{"whole":1}' })).toBeNull();
+    expect(triggerViewText({ resource_version: '9', trigger_view_version: '9', trigger_view_written: '9', trigger_view_kept: '9', trigger_view: '{"view":2}', metadata: '{"whole":1}' })).toBe('{"view":2}');
+    // Kept with an earlier version: written by other means since, so not known to be unchanged.
+    expect(triggerViewText({ resource_version: '9', trigger_view_version: '9', trigger_view_written: '7', trigger_view_kept: '8', trigger_view: '{"view":1}', metadata: '{"whole":1}' })).toBe('{"view":1}');
+  });
+
   it('falls back to the metadata when the replication stream left the view out as unchanged, and gives null when neither came', () => {
     expect(triggerViewText({ resource_version: '7', trigger_view_version: '7', metadata: '{"whole":1}' })).toBe('{"whole":1}');
     expect(triggerViewText({ resource_version: '7', trigger_view_version: '7' })).toBeNull();

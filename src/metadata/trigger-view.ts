@@ -23,12 +23,15 @@ export function hasEventTriggers(table: TableEntry): boolean {
 /**
  * The metadata row's columns as the replication stream carries them (text, or absent when
  * an unchanged large value was left out): the stored trigger view when it was written with
- * this version of the metadata, else the whole metadata; null when neither came. A row that
+ * this version of the metadata, else the whole metadata; null when neither came, or when the
+ * write kept the view as it was (a small view is in every update of the row). A row that
  * holds its tables apart (store.ts) has none in its metadata: its view stays right under a
  * version changed by other means, as only the engine writes the table entries, and it
  * writes the view with them.
  */
 export function triggerViewText(row: Readonly<Record<string, string | null | undefined>>): string | null {
+  // A write of this engine that kept the view (store.ts: kept with this version, written with an earlier one) changed no trigger.
+  if (row.trigger_view_kept != null && row.trigger_view_kept === row.resource_version && row.trigger_view_written != null && row.trigger_view_written !== row.resource_version) return null;
   const current = row.trigger_view_version != null && row.trigger_view_version === row.resource_version;
   if (current && row.trigger_view != null) return row.trigger_view;
   if (row.metadata != null && holdsTablesApart(row.metadata)) return row.trigger_view ?? null;

@@ -1,4 +1,4 @@
-import { batchedChangeLogRead, changeLogReadOf, pruneChangeLog, readChangeLog, type ChangeLogRead } from './catalog-change-log.js';
+import { batchedChangeLogRead, changeLogReadOf, pruneChangeLog, readChangeLog, UNDEFINED_PREPARED_STATEMENT, type ChangeLogRead, type ReadRow } from './catalog-change-log.js';
 import { introspectCatalog, type Catalog } from './catalog.js';
 import type { Pool, PoolClient } from './pool.js';
 
@@ -47,7 +47,7 @@ const FINGERPRINT_SQL = `select concat_ws(',', ${CATALOG_TABLES.map(
 ).join(', ')}) as fingerprint, pg_catalog.pg_current_xact_id_if_assigned() is null as serial_plan
   from (select pg_catalog.age('3'::xid)::bigint as age) now_xid`;
 
-/** The change log as a batch of statements read it (CatalogCache.batchedRead). */
+/** The change log as a batch of statements read it (CatalogCache.beginWithRead). */
 export interface BatchedLogRead {
   read: ChangeLogRead | null;
 }
@@ -69,6 +69,8 @@ export class CatalogCache {
   #kept: { fingerprint: string; catalog: Catalog } | null = null;
   #pruneDue = false;
   readonly #changeLog: boolean;
+  /** Whether the change log is read in the writer's batch (beginWithRead). */
+  #batching = true;
 
   /** `changeLog`: read the change log when it is intact (false: always scan). */
   constructor(options: { changeLog: boolean }) {
@@ -78,7 +80,7 @@ export class CatalogCache {
   /**
    * The database catalog as `db` sees it (inside its transaction, with its DDL); `force`
    * introspects whatever the fingerprint says. `logged`: the change log as a batch read it
-   * on `db` a moment ago (batchedRead), which spares the read's round trip.
+   * on `db` a moment ago (beginWithRead), which spares the read's round trip.
    */
   async read(db: Pool | PoolClient, options: { force?: boolean; logged?: BatchedLogRead } = {}): Promise<Catalog> {
     const fingerprint = await this.#fingerprint(db, options.logged);
@@ -101,12 +103,24 @@ export class CatalogCache {
   }
 
   /**
-   * The statement that reads the change log within a batch on `client`, and how to take its
-   * rows (the batch's result for it) into `read`; null when the catalogs are scanned instead.
+   * Begins a batch of statements on `client` with `begin` (MetadataStore.beginWrite), the
+   * change log's read given to it as its last statement (`also`); returns what `begin`
+   * returned and the log as the batch read it, for `read` (`logged`). Where the read cannot
+   * go in a batch (the statement prepared for it is not on the server connection that ran
+   * the batch, as behind a pooler in transaction mode), the batch is rolled back and begun
+   * again without it, and this cache reads the log on its own from then on.
    */
-  async batchedRead(client: PoolClient): Promise<{ statement: string; take: (rows: readonly { identity: string; log: string }[]) => BatchedLogRead } | null> {
-    if (!this.#changeLog) return null;
-    return { statement: await batchedChangeLogRead(client), take: (rows) => ({ read: changeLogReadOf(rows) }) };
+  async beginWithRead<T>(client: PoolClient, begin: (also?: string) => Promise<{ result: T; alsoRows: ReadRow[] }>): Promise<{ result: T; logged?: BatchedLogRead }> {
+    if (!this.#changeLog || !this.#batching) return { result: (await begin()).result };
+    try {
+      const begun = await begin(await batchedChangeLogRead(client));
+      return { result: begun.result, logged: { read: changeLogReadOf(begun.alsoRows) } };
+    } catch (error) {
+      if ((error as { code?: string }).code !== UNDEFINED_PREPARED_STATEMENT) throw error;
+      await client.query('rollback');
+      this.#batching = false;
+      return { result: (await begin()).result };
+    }
   }
 
   /** The two kinds are told apart, so that going from one to the other introspects. */

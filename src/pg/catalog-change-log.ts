@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from './pool.js';
+import { prepareBySqlOnce } from './prepared-statements.js';
 import { inTransaction } from './transaction.js';
 
 /**
@@ -158,27 +159,24 @@ export async function readChangeLog(db: Pool | PoolClient): Promise<ChangeLogRea
   return changeLogReadOf(result.rows);
 }
 
-/** READ_SQL, prepared by SQL for statement batches (batchedChangeLogRead). */
-const BATCHED_READ = 'service_change_log_read_batched';
-const batchedReadPrepared = new WeakSet<PoolClient>();
-
 /**
  * The statement that reads the log as one of a batch of statements sent in one round trip
  * on `client` (the metadata writer's first: BEGIN, the writers' lock, the version), whose
  * rows changeLogReadOf reads. A batch is planned anew on every run, and the read's joins of
  * the system catalogs cost more to plan than to run, so the read is prepared on the
- * connection once, by SQL, and the batch only executes it. A connection whose caller's SQL
- * may have deallocated it is not pooled again (query-runner.ts).
+ * connection once, by SQL, and the batch only executes it.
  */
 export async function batchedChangeLogRead(client: PoolClient): Promise<string> {
-  if (!batchedReadPrepared.has(client)) {
-    await client.query(`prepare ${BATCHED_READ} as ${READ_SQL.replace('$1', `$body$${FUNCTION_BODY}$body$`)}`);
-    batchedReadPrepared.add(client);
-  }
+  await prepareBySqlOnce(client, BATCHED_READ, READ_SQL.replace('$1', `$body$${FUNCTION_BODY}$body$`));
   return `execute ${BATCHED_READ}`;
 }
 
-interface ReadRow {
+const BATCHED_READ = 'service_change_log_read_batched';
+
+/** A prepared statement that the server does not have (a pooler ran the batch on another of its connections). */
+export const UNDEFINED_PREPARED_STATEMENT = '26000';
+
+export interface ReadRow {
   identity: string;
   log: string;
 }

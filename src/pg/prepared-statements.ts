@@ -79,6 +79,24 @@ export async function forgetPreparedStatements(client: PoolClient): Promise<void
   await client.query('deallocate all');
   connection.parsedStatements = {};
   preparedOn.delete(connection);
+  preparedBySqlOn.delete(connection);
+}
+
+/** The statements prepared by SQL (`prepareBySqlOnce`) on each connection. */
+const preparedBySqlOn = new WeakMap<ParsingConnection, Set<string>>();
+
+/**
+ * Prepares `text` as `name` by SQL on the client's connection, unless it already is, for an
+ * `execute` in a batch of statements sent in one round trip (the simple protocol, where a
+ * named statement of the protocol cannot go). forgetPreparedStatements forgets it with the rest.
+ */
+export async function prepareBySqlOnce(client: PoolClient, name: string, text: string): Promise<void> {
+  const connection = (client as unknown as { connection: ParsingConnection }).connection;
+  if (preparedBySqlOn.get(connection)?.has(name) === true) return;
+  await client.query(`prepare ${quoteIdent(name)} as ${text}`);
+  let names = preparedBySqlOn.get(connection);
+  if (names === undefined) preparedBySqlOn.set(connection, (names = new Set()));
+  names.add(name);
 }
 
 async function evict(client: PoolClient, connection: ParsingConnection, prepared: Map<string, true>, count: number): Promise<void> {

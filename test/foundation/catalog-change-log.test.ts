@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { introspectCatalog, relationKey } from '../../src/pg/catalog.js';
 import { CatalogCache } from '../../src/pg/catalog-cache.js';
-import { batchedChangeLogRead, changeLogReadOf, CHANGE_LOG_SCHEMA, CHANGE_LOG_TRIGGER, installCatalogChangeLog, pruneChangeLog, readChangeLog } from '../../src/pg/catalog-change-log.js';
-import { createPool } from '../../src/pg/pool.js';
+import { batchedChangeLogRead, changeLogReadOf, CHANGE_LOG_SCHEMA, CHANGE_LOG_TRIGGER, installCatalogChangeLog, pruneChangeLog, readChangeLog, type ReadRow } from '../../src/pg/catalog-change-log.js';
+import { createPool, type PoolClient } from '../../src/pg/pool.js';
+import { forgetPreparedStatements } from '../../src/pg/prepared-statements.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 
 let db: TestDatabase;
@@ -21,6 +22,15 @@ async function fingerprint(): Promise<string> {
   const read = await readChangeLog(db.pool);
   expect(read).not.toBeNull();
   return read!.fingerprint;
+}
+
+/** A writer's first batch as MetadataStore.beginWrite sends it, each `also` it was given noted in `batches`. */
+function writerBatch(client: PoolClient, batches: (string | undefined)[]) {
+  return async (also?: string) => {
+    batches.push(also);
+    const results = (await client.query(`begin; select 1 as version${also === undefined ? '' : `; ${also}`}`)) as unknown as { rows: ReadRow[] }[];
+    return { result: 'begun', alsoRows: also === undefined ? [] : results[2]!.rows };
+  };
 }
 
 describe('the catalog change log', () => {
@@ -198,35 +208,64 @@ describe('the catalog change log', () => {
       expect(await batched()).toBeNull();
       await db.sql(`alter event trigger ${CHANGE_LOG_TRIGGER} enable always`);
       expect(await batched()).toEqual(await readChangeLog(client));
+      // After the caller's SQL ran on the connection, its statements are dropped and prepared again.
+      await forgetPreparedStatements(client);
+      expect(await batchedChangeLogRead(client)).toBe(statement);
+      expect(await batched()).toEqual(await readChangeLog(client));
     } finally {
       client.release();
     }
   });
 
-  it('takes the log as a batch read it: keeps the catalog while it is unchanged, introspects after DDL or when the batch found it broken', async () => {
+  it('takes the log as the batch of a writer read it: keeps the catalog while it is unchanged, introspects after DDL or when the batch found it broken', async () => {
     const cache = new CatalogCache({ changeLog: true });
     const client = await db.pool.connect();
+    const batches: (string | undefined)[] = [];
+    const begin = writerBatch(client, batches);
+    const readInBatch = async () => {
+      const { result, logged } = await cache.beginWithRead(client, begin);
+      expect(result).toBe('begun');
+      const catalog = await cache.read(client, logged === undefined ? {} : { logged });
+      await client.query('rollback');
+      return catalog;
+    };
     try {
-      const readInBatch = async () => {
-        const batch = (await cache.batchedRead(client))!;
-        const results = (await client.query(`begin; ${batch.statement}`)) as unknown as { rows: { identity: string; log: string }[] }[];
-        const catalog = await cache.read(client, { logged: batch.take(results[1]!.rows) });
-        await client.query('rollback');
-        return catalog;
-      };
       const first = await readInBatch();
       expect(await readInBatch()).toBe(first);
       await db.sql('create table cl_batched_cache (id integer)');
       const second = await readInBatch();
       expect(second.relations.has(relationKey('public', 'cl_batched_cache'))).toBe(true);
       await db.sql(`alter event trigger ${CHANGE_LOG_TRIGGER} disable`);
-      const scanned = await readInBatch();
-      expect(scanned).not.toBe(second);
+      expect(await readInBatch()).not.toBe(second);
       await db.sql(`alter event trigger ${CHANGE_LOG_TRIGGER} enable always`);
+      expect(batches.every((also) => also !== undefined)).toBe(true);
     } finally {
       client.release();
     }
-    expect(await new CatalogCache({ changeLog: false }).batchedRead(client)).toBeNull();
+    const scanning = new CatalogCache({ changeLog: false });
+    expect(await scanning.beginWithRead(client, async (also) => ({ result: also, alsoRows: [] }))).toEqual({ result: undefined });
+  });
+
+  it('begins the batch again without the read where the statement prepared for it is gone, as behind a pooler, and reads the log on its own from then on', async () => {
+    const cache = new CatalogCache({ changeLog: true });
+    const client = await db.pool.connect();
+    const batches: (string | undefined)[] = [];
+    const begin = writerBatch(client, batches);
+    try {
+      await batchedChangeLogRead(client);
+      // Gone behind the engine's back: another server connection of a pooler, say.
+      await client.query('deallocate service_change_log_read_batched');
+      const first = await cache.beginWithRead(client, begin);
+      expect(first).toEqual({ result: 'begun' });
+      const catalog = await cache.read(client);
+      expect(catalog.relations.has(relationKey('public', 'cl'))).toBe(true);
+      await client.query('rollback');
+      expect(await cache.beginWithRead(client, begin)).toEqual({ result: 'begun' });
+      await client.query('rollback');
+      expect(batches).toEqual([expect.stringContaining('execute'), undefined, undefined]);
+    } finally {
+      client.release();
+    }
   });
 
   it('keeps the catalog while nothing changed, and introspects after DDL, whether the log is read or the catalogs scanned', async () => {

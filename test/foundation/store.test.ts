@@ -6,6 +6,9 @@ import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 
 let db: TestDatabase;
 
+/** Tracked tables come in no particular order. */
+const byName = (tables: { schema: string; name: string }[]) => [...tables].sort((a, b) => a.name.localeCompare(b.name));
+
 beforeAll(async () => {
   db = await createTestDatabase();
 });
@@ -224,7 +227,7 @@ describe('MetadataStore', () => {
     version = (await store.write(withoutTable, version, undefined, withTable))!;
     expect((await viewColumns()).written).toBe(triggeredAt);
     expect((await store.readTriggerViewSince(triggered)).stored.metadata).toBe(triggered.stored.metadata);
-    expect(await store.readTrackedTables()).toEqual([{ schema: 'public', name: 'b' }, { schema: 'public', name: 'c' }]);
+    expect(byName(await store.readTrackedTables())).toEqual([{ schema: 'public', name: 'b' }, { schema: 'public', name: 'c' }]);
 
     // An older engine rewrites the view, with every table, without telling when it changed: it is read whole, and written again by the next write.
     const byOlderEngine = source([entry('b', { event_triggers: [trigger, { ...trigger, name: 'b_older' }] }), entry('c')]);
@@ -260,7 +263,7 @@ describe('MetadataStore', () => {
     const source = (tables: object[]) => ({ version: 3 as const, sources: [{ name: 'default', kind: 'postgres' as const, tables }] }) as never as Metadata;
     const { resourceVersion } = await store.read();
     await store.write(source([entry('a'), entry('b')]), resourceVersion);
-    expect(await store.readTrackedTables()).toEqual([{ schema: 'public', name: 'a' }, { schema: 'public', name: 'b' }]);
+    expect(byName(await store.readTrackedTables())).toEqual([{ schema: 'public', name: 'a' }, { schema: 'public', name: 'b' }]);
     await db.sql('update service_catalog.metadata set metadata = $1, resource_version = resource_version + 1 where id = 1', [JSON.stringify(source([entry('c')]))]);
     expect(await store.readTrackedTables()).toEqual([{ schema: 'public', name: 'c' }]);
     await db.sql('update service_catalog.metadata set metadata = $1, resource_version = resource_version + 1 where id = 1', [JSON.stringify({ version: 3, sources: [] })]);
