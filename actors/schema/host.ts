@@ -100,11 +100,8 @@ export class SchemaHost {
    * in the same round trip, for `introspect` on `client` (`logged`).
    */
   async beginWrite(client: PoolClient): Promise<{ version: number; logged?: BatchedLogRead }> {
-    const begun = await this.#catalogs.beginWithRead(client, async (also) => {
-      const { version, alsoRows } = await this.#store.beginWrite<ReadRow>(client, also);
-      return { result: version, alsoRows };
-    });
-    return { version: begun.result, ...(begun.logged === undefined ? {} : { logged: begun.logged }) };
+    const { begun, logged } = await this.#catalogs.beginWithRead(client, (also) => this.#store.beginWrite<ReadRow>(client, also));
+    return { version: begun.version, ...(logged === undefined ? {} : { logged }) };
   }
 
   /** Runs metadata operations of this instance one at a time. */

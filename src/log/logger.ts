@@ -53,14 +53,15 @@ const LOG_BATCH_CHARS = 16 * 1024;
 /** ...or this long after they came, whichever is first. */
 const LOG_FLUSH_MS = 50;
 
+/** One writer for the process, however many loggers: two would interleave their batches. */
+let stdout: BatchedOutput | undefined;
+
 /**
  * Standard output written asynchronously, in batches (batched-output.ts). Each write is a
  * system call run on libuv's thread pool, whose hand-over and wake-ups cost more than the
  * line itself: a write per request line cost 20-35 µs of CPU a request. A line waits at most
  * LOG_FLUSH_MS, and what waits is written when the process exits.
  */
-/** One writer for the process, however many loggers: two would interleave their batches. */
-let stdout: BatchedOutput | undefined;
 
 function standardOutput(): DestinationStream {
   return (stdout ??= new BatchedOutput(1, { batchChars: LOG_BATCH_CHARS, flushMs: LOG_FLUSH_MS, maxPendingChars: PENDING_LOG_CHARS }));

@@ -300,8 +300,7 @@ export class MetadataStore {
    * publication for the subscriptions' change feed. The trigger view leaves them out.
    */
   async readTrackedTables(): Promise<QualifiedName[]> {
-    const result = await this.#pool.query<QualifiedName>({ name: 'service_metadata_tracked_tables', text: TRACKED_TABLES_SQL });
-    return result.rows.map((row) => ({ schema: row.schema, name: row.name }));
+    return (await this.#pool.query<QualifiedName>({ name: 'service_metadata_tracked_tables', text: TRACKED_TABLES_SQL })).rows;
   }
 
   /**

@@ -104,22 +104,23 @@ export class CatalogCache {
 
   /**
    * Begins a batch of statements on `client` with `begin` (MetadataStore.beginWrite), the
-   * change log's read given to it as its last statement (`also`); returns what `begin`
-   * returned and the log as the batch read it, for `read` (`logged`). Where the read cannot
-   * go in a batch (the statement prepared for it is not on the server connection that ran
-   * the batch, as behind a pooler in transaction mode), the batch is rolled back and begun
-   * again without it, and this cache reads the log on its own from then on.
+   * change log's read given to it as its last statement (`also`, whose rows it returns as
+   * `alsoRows`); returns what `begin` returned and the log as the batch read it, for `read`
+   * (`logged`). Where the read cannot go in a batch (the statement prepared for it is not on
+   * the server connection that ran the batch, as behind a pooler in transaction mode), the
+   * batch is rolled back and begun again without it, and this cache reads the log on its own
+   * from then on.
    */
-  async beginWithRead<T>(client: PoolClient, begin: (also?: string) => Promise<{ result: T; alsoRows: ReadRow[] }>): Promise<{ result: T; logged?: BatchedLogRead }> {
-    if (!this.#changeLog || !this.#batching) return { result: (await begin()).result };
+  async beginWithRead<T extends { alsoRows: ReadRow[] }>(client: PoolClient, begin: (also?: string) => Promise<T>): Promise<{ begun: T; logged?: BatchedLogRead }> {
+    if (!this.#changeLog || !this.#batching) return { begun: await begin() };
     try {
       const begun = await begin(await batchedChangeLogRead(client));
-      return { result: begun.result, logged: { read: changeLogReadOf(begun.alsoRows) } };
+      return { begun, logged: { read: changeLogReadOf(begun.alsoRows) } };
     } catch (error) {
       if ((error as { code?: string }).code !== UNDEFINED_PREPARED_STATEMENT) throw error;
       await client.query('rollback');
       this.#batching = false;
-      return { result: (await begin()).result };
+      return { begun: await begin() };
     }
   }
 

@@ -22,6 +22,8 @@ const INSTALL_LOCK_KEY = 7_234_003;
 
 const LOCK_NOT_AVAILABLE = '55P03';
 const UNDEFINED_TABLE = '42P01';
+/** A prepared statement that the server does not have (a pooler ran the batch on another of its connections). */
+export const UNDEFINED_PREPARED_STATEMENT = '26000';
 
 /** Past this many rows the log is emptied after the operation that read it (pruneChangeLog). */
 const PRUNE_AT = 1_000;
@@ -159,6 +161,9 @@ export async function readChangeLog(db: Pool | PoolClient): Promise<ChangeLogRea
   return changeLogReadOf(result.rows);
 }
 
+/** READ_SQL as prepared by SQL for batches (batchedChangeLogRead). */
+const BATCHED_READ = 'service_change_log_read_batched';
+
 /**
  * The statement that reads the log as one of a batch of statements sent in one round trip
  * on `client` (the metadata writer's first: BEGIN, the writers' lock, the version), whose
@@ -170,11 +175,6 @@ export async function batchedChangeLogRead(client: PoolClient): Promise<string> 
   await prepareBySqlOnce(client, BATCHED_READ, READ_SQL.replace('$1', `$body$${FUNCTION_BODY}$body$`));
   return `execute ${BATCHED_READ}`;
 }
-
-const BATCHED_READ = 'service_change_log_read_batched';
-
-/** A prepared statement that the server does not have (a pooler ran the batch on another of its connections). */
-export const UNDEFINED_PREPARED_STATEMENT = '26000';
 
 export interface ReadRow {
   identity: string;

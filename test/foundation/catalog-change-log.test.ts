@@ -223,8 +223,8 @@ describe('the catalog change log', () => {
     const batches: (string | undefined)[] = [];
     const begin = writerBatch(client, batches);
     const readInBatch = async () => {
-      const { result, logged } = await cache.beginWithRead(client, begin);
-      expect(result).toBe('begun');
+      const { begun, logged } = await cache.beginWithRead(client, begin);
+      expect(begun.result).toBe('begun');
       const catalog = await cache.read(client, logged === undefined ? {} : { logged });
       await client.query('rollback');
       return catalog;
@@ -243,7 +243,7 @@ describe('the catalog change log', () => {
       client.release();
     }
     const scanning = new CatalogCache({ changeLog: false });
-    expect(await scanning.beginWithRead(client, async (also) => ({ result: also, alsoRows: [] }))).toEqual({ result: undefined });
+    expect(await scanning.beginWithRead(client, async (also) => ({ also, alsoRows: [] }))).toEqual({ begun: { also: undefined, alsoRows: [] } });
   });
 
   it('begins the batch again without the read where the statement prepared for it is gone, as behind a pooler, and reads the log on its own from then on', async () => {
@@ -256,11 +256,11 @@ describe('the catalog change log', () => {
       // Gone behind the engine's back: another server connection of a pooler, say.
       await client.query('deallocate service_change_log_read_batched');
       const first = await cache.beginWithRead(client, begin);
-      expect(first).toEqual({ result: 'begun' });
+      expect(first).toEqual({ begun: { result: 'begun', alsoRows: [] } });
       const catalog = await cache.read(client);
       expect(catalog.relations.has(relationKey('public', 'cl'))).toBe(true);
       await client.query('rollback');
-      expect(await cache.beginWithRead(client, begin)).toEqual({ result: 'begun' });
+      expect(await cache.beginWithRead(client, begin)).toEqual({ begun: { result: 'begun', alsoRows: [] } });
       await client.query('rollback');
       expect(batches).toEqual([expect.stringContaining('execute'), undefined, undefined]);
     } finally {
