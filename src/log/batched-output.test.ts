@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BatchedOutput, type DescriptorWrites } from './batched-output.js';
 
 // The file descriptor's side, scripted: each asynchronous write answers with what `answers`
 // says next (EAGAIN, or how many bytes it took), and every byte taken is kept in order.
@@ -6,8 +7,8 @@ const taken: string[] = [];
 const answers: Array<'EAGAIN' | number> = [];
 let inFlight: (() => void) | null = null;
 
-vi.mock('node:fs', () => ({
-  write: (_fd: number, bytes: Buffer, offset: number, length: number, _position: null, done: (error: NodeJS.ErrnoException | null, written: number) => void) => {
+const writes: DescriptorWrites = {
+  write: ((_fd: number, bytes: Buffer, offset: number, length: number, _position: null, done: (error: NodeJS.ErrnoException | null, written: number) => void) => {
     inFlight = () => {
       inFlight = null;
       const answer = answers.shift() ?? length;
@@ -16,14 +17,12 @@ vi.mock('node:fs', () => ({
       taken.push(bytes.subarray(offset, offset + written).toString());
       done(null, written);
     };
-  },
-  writeSync: (_fd: number, bytes: Buffer, offset: number, length: number) => {
+  }) as DescriptorWrites['write'],
+  writeSync: ((_fd: number, bytes: Buffer, offset: number, length: number) => {
     taken.push(bytes.subarray(offset, offset + length).toString());
     return length;
-  },
-}));
-
-const { BatchedOutput } = await import('./batched-output.js');
+  }) as DescriptorWrites['writeSync'],
+};
 
 describe('BatchedOutput', () => {
   beforeEach(() => {
@@ -34,7 +33,7 @@ describe('BatchedOutput', () => {
   });
   afterEach(() => vi.useRealTimers());
 
-  const output = () => new BatchedOutput(1, { batchChars: 10, flushMs: 50, maxPendingChars: 40 });
+  const output = () => new BatchedOutput(1, { batchChars: 10, flushMs: 50, maxPendingChars: 40, writes });
 
   it('writes a batch once enough waits, and what is left on the next tick of its timer', () => {
     const out = output();

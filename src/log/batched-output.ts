@@ -1,5 +1,11 @@
 import { write, writeSync } from 'node:fs';
 
+/** The two writes a batched output makes on its file descriptor: node:fs's, or a test's script of them. */
+export interface DescriptorWrites {
+  write: typeof write;
+  writeSync: typeof writeSync;
+}
+
 export interface BatchedOutputOptions {
   /** Lines are written once this many characters wait... */
   batchChars: number;
@@ -7,6 +13,8 @@ export interface BatchedOutputOptions {
   flushMs: number;
   /** Characters held while the file descriptor is not taking them; lines beyond are dropped. */
   maxPendingChars: number;
+  /** node:fs's unless given. */
+  writes?: DescriptorWrites;
 }
 
 /** How long a write that met a full non-blocking pipe (EAGAIN) waits before it is tried again. */
@@ -36,6 +44,7 @@ interface Batch {
 export class BatchedOutput {
   readonly #fd: number;
   readonly #options: BatchedOutputOptions;
+  readonly #writes: DescriptorWrites;
   #lines: string[] = [];
   #pendingChars = 0;
   #writing = false;
@@ -46,6 +55,7 @@ export class BatchedOutput {
   constructor(fd: number, options: BatchedOutputOptions) {
     this.#fd = fd;
     this.#options = options;
+    this.#writes = options.writes ?? { write, writeSync };
     this.#timer = setInterval(() => this.#flush(), options.flushMs).unref();
     process.once('exit', () => this.flushSync());
   }
@@ -72,7 +82,7 @@ export class BatchedOutput {
     for (const batch of batches) {
       while (batch.offset < batch.bytes.length) {
         try {
-          batch.offset += writeSync(this.#fd, batch.bytes, batch.offset, batch.bytes.length - batch.offset);
+          batch.offset += this.#writes.writeSync(this.#fd, batch.bytes, batch.offset, batch.bytes.length - batch.offset);
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() >= giveUpAt) return;
           Atomics.wait(EXIT_PAUSE, 0, 0, RETRY_MS);
@@ -95,7 +105,7 @@ export class BatchedOutput {
   }
 
   #writeFrom(batch: Batch): void {
-    write(this.#fd, batch.bytes, batch.offset, batch.bytes.length - batch.offset, null, (error, written) => {
+    this.#writes.write(this.#fd, batch.bytes, batch.offset, batch.bytes.length - batch.offset, null, (error, written) => {
       if (error !== null) {
         if (error.code === 'EAGAIN') {
           const timer = setTimeout(() => {
