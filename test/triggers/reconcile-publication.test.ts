@@ -4,6 +4,7 @@ import { MetadataStore } from '../../src/metadata/store.js';
 import { inTransaction } from '../../src/pg/transaction.js';
 import { followTables, publishedAmong, reconcilePublication } from '../../src/pg/replication/publication.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
+import type { PoolClient } from '../../src/pg/pool.js';
 
 /**
  * The capture's safety net (triggers actor, capture/supervisor.ts): the publication brought
@@ -90,6 +91,67 @@ describe('followTables', () => {
     } finally {
       await db.sql(`alter publication service_graphql_events owner to current_user; drop table mine_a, mine_b, theirs; drop owned by ${engineRole}, ${otherRole}; drop role ${engineRole}; drop role ${otherRole}`);
     }
+  });
+});
+
+describe('followTables, one table at a time as track_table adds it', () => {
+  /** Runs `body` in a transaction that is rolled back, so the shared publication stays as it was. */
+  const rolledBack = async (body: (client: PoolClient) => Promise<void>) => {
+    const client = await db.pool.connect();
+    try {
+      await client.query('begin');
+      await body(client);
+    } finally {
+      await client.query('rollback');
+      client.release();
+    }
+  };
+  const members = async (client: PoolClient) => (await client.query("select tablename from pg_publication_tables where pubname = 'service_graphql_events' order by 1")).rows.map((row: { tablename: string }) => row.tablename);
+
+  it('adds a table that can follow in two round trips: the question, and the statement with its savepoint', async () => {
+    await db.sql('create table one_at_a_time (id integer primary key); create table one_more (id integer primary key)');
+    try {
+      await rolledBack(async (client) => {
+        await followTables(client, [table('one_at_a_time')]);
+        const texts: string[] = [];
+        const query = client.query.bind(client);
+        client.query = ((config: string | { text: string }, ...rest: unknown[]) => (texts.push(typeof config === 'string' ? config : config.text), (query as (...args: unknown[]) => unknown)(config, ...rest))) as typeof client.query;
+        await followTables(client, [table('one_more')]);
+        client.query = query;
+        expect(texts).toHaveLength(2);
+        expect(await members(client)).toEqual(expect.arrayContaining(['one_at_a_time', 'one_more']));
+      });
+    } finally {
+      await db.sql('drop table one_at_a_time, one_more');
+    }
+  });
+
+  it('creates the publication when it is missing, and leaves it missing, the transaction usable, when it may not', async () => {
+    const role = `follow_no_create_${randomBytes(4).toString('hex')}`;
+    await db.sql(`create table first_followed (id integer primary key); create role ${role}; grant all on table first_followed to ${role}`);
+    try {
+      await rolledBack(async (client) => {
+        await client.query('drop publication service_graphql_events');
+        await followTables(client, [table('first_followed')]);
+        expect(await members(client)).toEqual(['first_followed', 'metadata']);
+      });
+      await rolledBack(async (client) => {
+        await client.query('drop publication service_graphql_events');
+        await client.query(`set local role ${role}`);
+        await followTables(client, [table('first_followed')]);
+        expect((await client.query("select count(*)::int as n from pg_publication where pubname = 'service_graphql_events'")).rows).toEqual([{ n: 0 }]);
+      });
+    } finally {
+      await db.sql(`drop table first_followed; drop owned by ${role}; drop role ${role}`);
+    }
+  });
+
+  it('asks nothing more of a table that cannot follow or is already in', async () => {
+    await rolledBack(async (client) => {
+      const before = await members(client);
+      await followTables(client, [table('without_key'), table('a_view'), table('followed'), table('no_such_table')]);
+      expect(await members(client)).toEqual(before);
+    });
   });
 });
 

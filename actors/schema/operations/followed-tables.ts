@@ -2,7 +2,7 @@ import { changedSpan } from '../../../src/metadata/changed-span.js';
 import type { Metadata, QualifiedName, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey } from '../../../src/pg/catalog.js';
 import type { PoolClient } from '../../../src/pg/pool.js';
-import { ensurePublication, followTables, releaseTables } from '../../../src/pg/replication/publication.js';
+import { followTables, releaseTables } from '../../../src/pg/replication/publication.js';
 
 /**
  * Tracked tables follow the publication, so that logical replication reports their
@@ -20,15 +20,6 @@ export async function followTrackedTables(transaction: PoolClient, before: Metad
   const isTables = trackedTables(is.slice(span.start, span.afterEnd));
   const joined = [...isTables].filter(([key]) => !wasTables.has(key)).map(([, table]) => table);
   const left = [...wasTables].filter(([key]) => !isTables.has(key)).map(([, table]) => table);
-  if (joined.length === 0 && left.length === 0) return;
-  await transaction.query('savepoint follow_tables');
-  try {
-    await ensurePublication(transaction);
-    await transaction.query('release savepoint follow_tables');
-  } catch {
-    await transaction.query('rollback to savepoint follow_tables');
-    return;
-  }
   await followTables(transaction, joined);
   await releaseTables(transaction, left);
 }
