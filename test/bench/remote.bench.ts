@@ -5,12 +5,13 @@ import { cpuSeconds, load, median, probe, runAloneIfMain, startBenchEngine, star
 
 /**
  * A remote schema query through the engine against the same query sent to the fixture
- * server directly, in one run. Latency is measured one request at a time (so that it is
+ * server directly, and through a hand-written forwarding proxy (peers/forwarding-proxy.ts:
+ * what one more HTTP hop costs on the machine, with nothing of the engine), in one run. Latency is measured one request at a time (so that it is
  * the added work, not queueing) with sub-millisecond resolution; throughput with
  * autocannon at BENCH_CONNECTIONS. Rounds alternate the two targets so that a noisy
  * moment of the machine does not fall on one of them; each figure is the median of its
  * rounds. CPU µs/req is the CPU time of the answering process (the fixture when direct,
- * the engine through it) per request under load: on a shared machine it moves less than
+ * the proxy or the engine through them) per request under load: on a shared machine it moves less than
  * latency and throughput do. Targets (issue 16, printed beside the figures): under 0.3 ms
  * added at p50 and at least 95% of direct throughput.
  * `npm run build && npx tsx test/bench/remote.bench.ts` runs it alone (the engine runs from
@@ -25,6 +26,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 2000);
 const ENGINE_PORT = 5560;
 const REMOTE_PORT = 5561;
+const PROXY_PORT = 5562;
 /** The engine runs as users run it: an admin secret set and sent, logs at the default level. */
 const ADMIN_SECRET = 'bench-admin-secret';
 const QUERY = JSON.stringify({ query: 'query Users($f: UserFilter) { users(filter: $f) { id name role } }', variables: { f: { role: 'EDITOR' } } });
@@ -72,6 +74,8 @@ export async function runRemoteBench(natsUrl = process.env.SERVICE_GRAPHQL_NATS_
   try {
     const remote = await startTarget(process.execPath, ['--import', 'tsx', 'test/remote/fixture-main.ts', String(REMOTE_PORT)], {}, /listening/, () => `http://127.0.0.1:${REMOTE_PORT}/graphql`);
     targets.push(remote);
+    const proxy = await startTarget(process.execPath, ['--import', 'tsx', 'test/bench/peers/forwarding-proxy.ts', remote.url, String(PROXY_PORT)], {}, /listening/, () => `http://127.0.0.1:${PROXY_PORT}/graphql`);
+    targets.push(proxy);
     const engine = await startBenchEngine({ databaseUrl: database.url, natsUrl, port: ENGINE_PORT, prefix: `benchr${randomBytes(3).toString('hex')}`, adminSecret: ADMIN_SECRET });
     const admin = { 'x-service-admin-secret': ADMIN_SECRET };
     targets.push(engine);
@@ -81,10 +85,11 @@ export async function runRemoteBench(natsUrl = process.env.SERVICE_GRAPHQL_NATS_
 
     const runs: [string, string, number, Record<string, string>][] = [
       ['direct', remote.url, remote.child.pid!, {}],
+      ['proxy', proxy.url, proxy.child.pid!, {}],
       ['engine', `${engine.url}/v1/graphql`, engine.child.pid!, admin],
     ];
-    const [a, b] = [await probe(runs[0]![1], QUERY), await probe(runs[1]![1], QUERY, admin)];
-    if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`answers differ: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+    const answers = await Promise.all(runs.map(([, url, , headers]) => probe(url, QUERY, headers)));
+    for (const answer of answers.slice(1)) if (JSON.stringify(answer) !== JSON.stringify(answers[0])) throw new Error(`answers differ: ${JSON.stringify(answers[0])} vs ${JSON.stringify(answer)}`);
     for (const [, url, , headers] of runs) {
       await latencies(agent, url, 300, headers);
       await load(url, QUERY, { seconds: 2, connections: CONNECTIONS, headers });
@@ -106,12 +111,18 @@ export async function runRemoteBench(natsUrl = process.env.SERVICE_GRAPHQL_NATS_
       return { p50: of('p50'), p99: of('p99'), rps: of('rps'), cpu: of('cpu'), errors: list.reduce((sum, item) => sum + item.errors, 0) };
     };
     const direct = figures('direct');
+    const forwarded = figures('proxy');
     const through = figures('engine');
     const ms = (value: number) => value.toFixed(3);
+    const row = (name: string, figures: Figures) => [name, ms(figures.p50), ms(figures.p99), figures.rps.toFixed(0), figures.cpu.toFixed(0), String(figures.errors)];
+    const addedRow = (name: string, figures: Figures) => [name, ms(figures.p50 - direct.p50), ms(figures.p99 - direct.p99), `${((figures.rps / direct.rps) * 100).toFixed(0)}%`, '', ''];
     return [
-      ['direct', ms(direct.p50), ms(direct.p99), direct.rps.toFixed(0), direct.cpu.toFixed(0), String(direct.errors)],
-      ['engine', ms(through.p50), ms(through.p99), through.rps.toFixed(0), through.cpu.toFixed(0), String(through.errors)],
-      ['engine added / ratio', ms(through.p50 - direct.p50), ms(through.p99 - direct.p99), `${((through.rps / direct.rps) * 100).toFixed(0)}%`, '', ''],
+      row('direct', direct),
+      row('hand-written forwarding proxy', forwarded),
+      row('engine', through),
+      addedRow('proxy added / ratio', forwarded),
+      addedRow('engine added / ratio', through),
+      ['engine added beyond the proxy', ms(through.p50 - forwarded.p50), ms(through.p99 - forwarded.p99), '', `${(through.cpu - forwarded.cpu).toFixed(0)}`, ''],
       ['target (issue 16)', '< 0.300 added', '-', '>= 95%', '', '0'],
     ];
   } finally {
