@@ -6,13 +6,13 @@ import { cpuSeconds, load, median, probe, runAloneIfMain, startBenchEngine, star
 /**
  * A remote schema query through the engine against the same query sent to the fixture
  * server directly, and through a hand-written forwarding proxy (peers/forwarding-proxy.ts:
- * what one more HTTP hop costs on the machine, with nothing of the engine), in one run. Latency is measured one request at a time (so that it is
- * the added work, not queueing) with sub-millisecond resolution; throughput with
- * autocannon at BENCH_CONNECTIONS. Rounds alternate the two targets so that a noisy
- * moment of the machine does not fall on one of them; each figure is the median of its
- * rounds. CPU µs/req is the CPU time of the answering process (the fixture when direct,
- * the proxy or the engine through them) per request under load: on a shared machine it moves less than
- * latency and throughput do. Targets (issue 16, printed beside the figures): under 0.3 ms
+ * what one more HTTP hop costs on the machine, with nothing of the engine), in one run.
+ * Latency is measured one request at a time (so that it is the added work, not queueing)
+ * with sub-millisecond resolution; throughput with autocannon at BENCH_CONNECTIONS. Rounds
+ * rotate the targets' order so that a noisy moment of the machine does not fall on one of
+ * them; each figure is the median of its rounds. CPU µs/req is the CPU time of the
+ * answering process (the fixture when direct, the proxy or the engine through them) per
+ * request under load: on a shared machine it moves less than latency and throughput do. Targets (issue 16, printed beside the figures): under 0.3 ms
  * added at p50 and at least 95% of direct throughput.
  * `npm run build && npx tsx test/bench/remote.bench.ts` runs it alone (the engine runs from
  * its build); `npm run bench` runs it last.
@@ -97,7 +97,8 @@ export async function runRemoteBench(natsUrl = process.env.SERVICE_GRAPHQL_NATS_
 
     const rounds = new Map<string, Figures[]>(runs.map(([name]) => [name, []]));
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, url, pid, headers] of round % 2 === 0 ? runs : [...runs].reverse()) {
+      // Each target takes each place in the order in turn: a noisy moment falls on none of them twice.
+      for (const [name, url, pid, headers] of runs.map((_, index) => runs[(index + round) % runs.length]!)) {
         const latency = await latencies(agent, url, SAMPLES, headers);
         const cpuBefore = (await cpuSeconds(pid)) ?? 0;
         const loaded: LoadResult = await load(url, QUERY, { seconds: SECONDS, connections: CONNECTIONS, headers });

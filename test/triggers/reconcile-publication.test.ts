@@ -85,6 +85,10 @@ describe('followTables', () => {
       await inTransaction(db.pool, async (client) => {
         await client.query(`set local role ${engineRole}`);
         await followTables(client, [table('mine_a'), table('theirs'), table('mine_b'), table('a_view')]);
+        // Every failed try let go of its savepoint: none is left open for the transaction to carry.
+        await client.query('savepoint probe');
+        await expect(client.query('release savepoint follow_tables')).rejects.toMatchObject({ code: '3B001' });
+        await client.query('rollback to savepoint probe');
       });
       expect(await published()).toEqual(expect.arrayContaining(['public.mine_a', 'public.mine_b']));
       expect(await published()).not.toContain('public.theirs');
@@ -116,8 +120,11 @@ describe('followTables, one table at a time as track_table adds it', () => {
         const texts: string[] = [];
         const query = client.query.bind(client);
         client.query = ((config: string | { text: string }, ...rest: unknown[]) => (texts.push(typeof config === 'string' ? config : config.text), (query as (...args: unknown[]) => unknown)(config, ...rest))) as typeof client.query;
-        await followTables(client, [table('one_more')]);
-        client.query = query;
+        try {
+          await followTables(client, [table('one_more')]);
+        } finally {
+          client.query = query;
+        }
         expect(texts).toHaveLength(2);
         expect(await members(client)).toEqual(expect.arrayContaining(['one_at_a_time', 'one_more']));
       });

@@ -228,6 +228,13 @@ export async function followTables(db: PoolClient, tables: readonly QualifiedNam
   }
 }
 
+/**
+ * Back to the savepoint, and the savepoint let go of: a savepoint rolled back to stays open,
+ * and each one left open is a subtransaction the whole transaction carries (past 64, every
+ * other session's snapshots overflow until it commits).
+ */
+const LEAVE_FAILED_SAVEPOINT = 'rollback to savepoint follow_tables; release savepoint follow_tables';
+
 /** The publication, created under a savepoint; false when it cannot be (no right to). */
 async function createdAtBest(db: PoolClient): Promise<boolean> {
   await db.query('savepoint follow_tables');
@@ -236,7 +243,7 @@ async function createdAtBest(db: PoolClient): Promise<boolean> {
     await db.query('release savepoint follow_tables');
     return true;
   } catch {
-    await db.query('rollback to savepoint follow_tables');
+    await db.query(LEAVE_FAILED_SAVEPOINT);
     return false;
   }
 }
@@ -247,7 +254,7 @@ async function addToPublication(db: PoolClient, tables: readonly QualifiedName[]
     await db.query(`savepoint follow_tables; alter publication ${quoteIdent(PUBLICATION)} add table ${tables.map((table) => qualified(table.schema, table.name)).join(', ')}; release savepoint follow_tables`);
     return true;
   } catch {
-    await db.query('rollback to savepoint follow_tables');
+    await db.query(LEAVE_FAILED_SAVEPOINT);
     return false;
   }
 }

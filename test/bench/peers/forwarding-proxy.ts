@@ -6,7 +6,9 @@ import { Pool } from 'undici';
  * GraphQL server over kept-alive undici connections, as the engine does, and answers with
  * the bytes it got back. No GraphQL, no session, no bus. What it adds to a direct request
  * is what any forwarding process adds on the machine; the engine's added latency beyond it
- * is the engine's own. Usage: tsx forwarding-proxy.ts <remote url> <port>.
+ * is the engine's own. It imports undici from the engine's own dependencies, not the peers':
+ * the same client, at the same version, as the engine forwards with.
+ * Usage: tsx forwarding-proxy.ts <remote url> <port>.
  */
 const [remoteUrl, port] = process.argv.slice(2);
 const remote = new URL(remoteUrl!);
