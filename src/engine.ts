@@ -74,6 +74,9 @@ export async function startEngine(config: Config, log: Logger): Promise<Engine> 
   try {
     for (const name of order.filter((candidate) => config.actors.includes(candidate))) {
       running.push(await startActor(available[name], { bus, config, log, instance, ...(metrics === undefined ? {} : { metrics }) }));
+      // The actor's subscriptions reach the server before the next actor (the edge last) and
+      // before the engine says it started: another process may send it a request at once.
+      await bus.flush();
     }
   } catch (error) {
     for (const actor of running.reverse()) await actor.stop().catch(() => undefined);
