@@ -62,7 +62,6 @@ let stdout: BatchedOutput | undefined;
  * line itself: a write per request line cost 20-35 µs of CPU a request. A line waits at most
  * LOG_FLUSH_MS, and what waits is written when the process exits.
  */
-
 function standardOutput(): DestinationStream {
   return (stdout ??= new BatchedOutput(1, { batchChars: LOG_BATCH_CHARS, flushMs: LOG_FLUSH_MS, maxPendingChars: PENDING_LOG_CHARS }));
 }
