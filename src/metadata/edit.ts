@@ -1,12 +1,10 @@
+import { sameTable, tablePositions } from './table-order.js';
 import type { Metadata, QualifiedName, SourceEntry, TableEntry } from './types.js';
 
 // Immutable edits of the metadata object: operations build the next metadata from the
 // current one and never change an object another state may still serve.
 
-/** Names first: of thousands of tables most share the schema, so the name settles it sooner. */
-export function sameTable(a: QualifiedName, b: QualifiedName): boolean {
-  return a.name === b.name && a.schema === b.schema;
-}
+export { sameTable };
 
 /** Functions are named as tables are: `{schema, name}`. */
 export const sameFunction = sameTable;
@@ -18,7 +16,9 @@ export function defaultSourceOf(metadata: Metadata): SourceEntry {
 }
 
 export function findTable(metadata: Metadata, table: QualifiedName): TableEntry | undefined {
-  return defaultSourceOf(metadata).tables.find((entry) => sameTable(entry.table, table));
+  const tables = defaultSourceOf(metadata).tables;
+  const [first] = tablePositions(tables, table);
+  return first === undefined ? undefined : tables[first];
 }
 
 export function withSource(metadata: Metadata, change: (source: SourceEntry) => SourceEntry): Metadata {
@@ -33,5 +33,9 @@ export function withTables(metadata: Metadata, change: (tables: TableEntry[]) =>
 
 /** Replaces the entry of `table` with what `change` makes of it. */
 export function withTable(metadata: Metadata, table: QualifiedName, change: (entry: TableEntry) => TableEntry): Metadata {
-  return withTables(metadata, (tables) => tables.map((entry) => (sameTable(entry.table, table) ? change(entry) : entry)));
+  return withTables(metadata, (tables) => {
+    const next = tables.slice();
+    for (const index of tablePositions(tables, table)) next[index] = change(tables[index]!);
+    return next;
+  });
 }

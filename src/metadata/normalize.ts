@@ -1,5 +1,6 @@
 import { normalizeApiLimits } from './api-limits.js';
 import { changedSpan } from './changed-span.js';
+import { compareNames as compare, compareTables, markSorted } from './table-order.js';
 import type { AllowlistEntry, FunctionEntry, Metadata, QueryCollectionEntry, RemoteSchemaEntry, SourceEntry, TableEntry } from './types.js';
 
 const TABLE_KEY_ORDER: (keyof TableEntry)[] = [
@@ -18,10 +19,6 @@ const TABLE_KEY_ORDER: (keyof TableEntry)[] = [
 
 const byName = <T extends { name: string }>(a: T, b: T) => compare(a.name, b.name);
 const byRole = <T extends { role: string }>(a: T, b: T) => compare(a.role, b.role);
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /**
  * Table entries this module produced. Metadata is immutable (edit.ts), so an entry an
@@ -65,7 +62,7 @@ function normalizeFunction(entry: FunctionEntry): FunctionEntry {
   return out;
 }
 
-const byTableName = (a: TableEntry, b: TableEntry) => compare(a.table.name, b.table.name) || compare(a.table.schema, b.table.schema);
+const byTableName = (a: TableEntry, b: TableEntry) => compareTables(a.table, b.table);
 
 /**
  * The table list normalised last. It is the `tables` of the metadata returned, which, as all
@@ -88,6 +85,7 @@ function normalizedTableList(tables: readonly TableEntry[]): TableEntry[] {
   let sorted = true;
   for (let index = Math.max(1, span.start); index < Math.min(out.length, span.afterEnd + 1) && sorted; index++) sorted = byTableName(out[index - 1]!, out[index]!) <= 0;
   const list = sorted ? out : out.sort(byTableName);
+  markSorted(list);
   lastTableList = list;
   return list;
 }
