@@ -37,3 +37,12 @@ export function keptIndex<T>(span: ChangedSpan, before: readonly T[], after: rea
   const same = span.beforeEnd - span.start === span.afterEnd - span.start;
   return same && before[index] === after[index] ? index : -1;
 }
+
+/**
+ * A list kept item for item beside `before`, carried over to `after`: its head and tail as
+ * they were, `middle` in place of the span. Copied by `slice` and `concat`: at thousands of
+ * entries, copying the kept items one by one was a visible part of every operation.
+ */
+export function splicedSpan<T>(kept: readonly T[], span: ChangedSpan, middle: readonly T[]): T[] {
+  return kept.slice(0, span.start).concat(middle, kept.slice(span.beforeEnd));
+}

@@ -42,28 +42,35 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: 
     const key = relationKey(entry.table.schema, entry.table.name);
     return { lookedUp: NOTHING, key, problem: liveTableProblem(entry, key, catalog, enumRows) };
   });
-  // The live tables and their keys, side by side.
-  const liveTables: TableEntry[] = [];
-  const liveKeys: string[] = [];
-  for (let index = 0; index < live.length; index++) {
-    const { key, problem } = live[index]!;
-    if (problem !== null) inconsistencies.push(problem);
-    else {
-      liveTables.push(source.tables[index]!);
-      liveKeys.push(key);
+  // The live tables and their outcomes, side by side: with every table live (the usual case at
+  // thousands of tables), the lists as they are.
+  let liveTables: readonly TableEntry[] = source.tables;
+  let liveOutcomes: readonly LiveOutcome[] = live;
+  if (live.some((outcome) => outcome.problem !== null)) {
+    const tables: TableEntry[] = [];
+    const outcomes: LiveOutcome[] = [];
+    for (let index = 0; index < live.length; index++) {
+      const outcome = live[index]!;
+      if (outcome.problem !== null) inconsistencies.push(outcome.problem);
+      else {
+        tables.push(source.tables[index]!);
+        outcomes.push(outcome);
+      }
     }
+    liveTables = tables;
+    liveOutcomes = outcomes;
   }
   const clashes = laterNameClaims(liveTables, catalog);
   let servedTables = liveTables;
-  let servedKeyList = liveKeys;
+  let servedOutcomes = liveOutcomes;
   if (clashes.size > 0) {
-    servedTables = [];
-    servedKeyList = [];
+    const tables: TableEntry[] = [];
+    const outcomes: LiveOutcome[] = [];
     liveTables.forEach((entry, index) => {
       const clash = clashes.get(entry);
       if (clash === undefined) {
-        servedTables.push(entry);
-        servedKeyList.push(liveKeys[index]!);
+        tables.push(entry);
+        outcomes.push(liveOutcomes[index]!);
         return;
       }
       const holder = sameTable(clash.holder, entry.table) ? 'itself' : `table ${JSON.stringify(displayName(clash.holder))}`;
@@ -73,8 +80,10 @@ export function checkConsistency(metadata: Metadata, catalog: Catalog, remotes: 
         reason: `the GraphQL name ${JSON.stringify(clash.name)} of table ${JSON.stringify(displayName(entry.table))} is already used by ${holder}`,
       });
     });
+    servedTables = tables;
+    servedOutcomes = outcomes;
   }
-  const tracked = servedKeys.of(servedKeyList);
+  const tracked = servedKeys.of(servedOutcomes);
 
   const relationships = relationshipPass.run(servedTables, [catalog.relations, source.name], (entry) => relationshipsChecked(entry, source.name, catalog, tracked));
   const tables = relationshipEntries.of(relationships, inconsistencies);
@@ -99,10 +108,13 @@ function liveTableProblem(entry: TableEntry, key: string, catalog: Catalog, enum
   return problems.length === 0 ? null : { type: 'table', definition: entry.table, reason: enumTableReason(entry.table, problems) };
 }
 
+/** Whether a table exists (and an enum table can make an enum), and its key. */
+type LiveOutcome = EntryOutcome & { key: string; problem: InconsistentObject | null };
+
 /** The keys of the served tables, which the relationship checks look tables up in. */
-const servedKeys = new ServedKeys();
+const servedKeys = new ServedKeys<LiveOutcome>((outcome) => outcome.key);
 /** Whether each table exists (and each enum table can make an enum). */
-const livePass = new KeptOutcomes<EntryOutcome & { key: string; problem: InconsistentObject | null }>();
+const livePass = new KeptOutcomes<LiveOutcome>();
 /** Each served table's relationships (relationshipsChecked). */
 const relationshipPass = new KeptOutcomes<KeptRelationships>();
 /** Each table's select permissions (withSelectPermissionsChecked). */

@@ -1,4 +1,4 @@
-import { changedSpan, keptIndex } from '../../../src/metadata/changed-span.js';
+import { changedSpan, keptIndex, splicedSpan } from '../../../src/metadata/changed-span.js';
 import type { TableEntry } from '../../../src/metadata/types.js';
 import { relationKey } from '../../../src/pg/catalog.js';
 
@@ -57,30 +57,31 @@ export class KeptOutcomes<R extends EntryOutcome> {
     const dropped: R[] = [];
     const added: R[] = [];
     const reused = new Set<R>();
-    const outcomes = new Array<R>(entries.length);
+    const outcomeAt = (index: number): R => {
+      const at = keptIndex(span, last.entries, entries, index);
+      const kept = at < 0 ? undefined : last.outcomes[at]!;
+      if (kept !== undefined && (stale.size === 0 || !stale.has(kept))) {
+        if (index >= span.start && index < span.afterEnd) reused.add(kept);
+        return kept;
+      }
+      if (kept !== undefined) dropped.push(kept);
+      const outcome = compute(entries[index]!);
+      added.push(outcome);
+      return outcome;
+    };
     // An outcome lists its own table when it looked at it (a permission does), so the outcomes of
     // the changed entries are often among the stale: those are the span's to compute anyway.
     let staleOutside = stale.size;
     for (let index = span.start; index < span.beforeEnd && staleOutside > 0; index++) if (stale.has(last.outcomes[index]!)) staleOutside--;
-    // With nothing stale around the span, the head and the tail are the last outcomes as they were.
-    const from = staleOutside === 0 ? span.start : 0;
-    const to = staleOutside === 0 ? span.afterEnd : entries.length;
-    for (let index = 0; index < from; index++) outcomes[index] = last.outcomes[index]!;
-    const shift = span.beforeEnd - span.afterEnd;
-    for (let index = to; index < entries.length; index++) outcomes[index] = last.outcomes[index + shift]!;
-    // Plain loops: every pass of every check runs them, at thousands of entries.
-    for (let index = from; index < to; index++) {
-      const at = keptIndex(span, last.entries, entries, index);
-      const kept = at < 0 ? undefined : last.outcomes[at]!;
-      if (kept !== undefined && (stale.size === 0 || !stale.has(kept))) {
-        outcomes[index] = kept;
-        if (index >= span.start && index < span.afterEnd) reused.add(kept);
-        continue;
-      }
-      if (kept !== undefined) dropped.push(kept);
-      const outcome = compute(entries[index]!);
-      outcomes[index] = outcome;
-      added.push(outcome);
+    let outcomes: R[];
+    if (staleOutside === 0) {
+      // Nothing stale around the span: the head and the tail are the last outcomes as they were.
+      const middle: R[] = [];
+      for (let index = span.start; index < span.afterEnd; index++) middle.push(outcomeAt(index));
+      outcomes = splicedSpan(last.outcomes, span, middle);
+    } else {
+      outcomes = [];
+      for (let index = 0; index < entries.length; index++) outcomes.push(outcomeAt(index));
     }
     for (let index = span.start; index < span.beforeEnd; index++) {
       const outcome = last.outcomes[index]!;

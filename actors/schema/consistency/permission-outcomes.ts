@@ -4,7 +4,7 @@ import { NO_ENUM_ROWS, type EnumTableRows } from '../models/enum-tables.js';
 import type { SourceModel } from '../models/table-model.js';
 import type { InconsistentObject } from './inconsistency.js';
 import type { EntryOutcome } from './kept-outcomes.js';
-import { changedSpan } from '../../../src/metadata/changed-span.js';
+import { changedSpan, splicedSpan } from '../../../src/metadata/changed-span.js';
 
 /** A table entry's permissions of one pass: the entry without its broken ones, and those reported. */
 export interface PermissionsOutcome extends EntryOutcome {
@@ -45,12 +45,9 @@ export class CheckedEntries {
   of(outcomes: readonly CheckedOutcome[], inconsistencies: InconsistentObject[]): TableEntry[] {
     const last = this.#last;
     this.#last = null;
-    const entries = new Array<TableEntry>(outcomes.length);
     // Problems are reported in the entries' order: with any before, every outcome is read.
     const span = last === null || last.withProblems > 0 ? { start: 0, beforeEnd: last?.outcomes.length ?? 0, afterEnd: outcomes.length } : changedSpan(last.outcomes, outcomes);
-    for (let index = 0; index < span.start; index++) entries[index] = last!.entries[index]!;
-    const shift = span.beforeEnd - span.afterEnd;
-    for (let index = span.afterEnd; index < outcomes.length; index++) entries[index] = last!.entries[index + shift]!;
+    const middle: TableEntry[] = [];
     let withProblems = 0;
     for (let index = span.start; index < span.afterEnd; index++) {
       const outcome = outcomes[index]!;
@@ -58,8 +55,9 @@ export class CheckedEntries {
         inconsistencies.push(...outcome.problems);
         withProblems++;
       }
-      entries[index] = outcome.checked;
+      middle.push(outcome.checked);
     }
+    const entries = last === null ? middle : splicedSpan(last.entries, span, middle);
     this.#last = { outcomes, entries, withProblems };
     return entries;
   }

@@ -5,7 +5,7 @@ import { seededRandom } from '../../../test/harness/seeded-random.js';
 describe('ServedKeys', () => {
   it('holds the keys of each list, whatever came before: keys added, removed, moved or named twice', () => {
     const pick = seededRandom(3);
-    const served = new ServedKeys();
+    const served = new ServedKeys<string>((key) => key);
     let keys: string[] = [];
     for (let step = 0; step < 2000; step++) {
       const next = [...keys];
