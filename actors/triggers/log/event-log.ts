@@ -4,6 +4,7 @@ import type { Bus } from '../../../src/bus/bus.js';
 import { ensureStream } from '../../../src/bus/jetstream.js';
 import { HEADER_ROOM_BYTES } from '../../../src/bus/wire.js';
 import type { Logger } from '../../../src/log/logger.js';
+import { BatchedSends } from '../send-soon.js';
 import { StreamPublisher } from './stream-publisher.js';
 
 /** Events and invocation records are kept a week (Hasura keeps them until cleaned up). */
@@ -30,6 +31,8 @@ export class StoppedError extends Error {
  */
 export class EventLog {
   readonly js: JetStreamClient;
+  /** The actor's sends on the bus connection that can wait a moment: appends, acks, monitor events. */
+  readonly sends = new BatchedSends();
   readonly #publisher: StreamPublisher;
   #ready: Promise<void> | null = null;
   #stopped = false;
@@ -40,7 +43,7 @@ export class EventLog {
     private readonly log: Logger,
   ) {
     this.js = jetstream(bus.connection);
-    this.#publisher = new StreamPublisher(bus.connection);
+    this.#publisher = new StreamPublisher(bus.connection, this.sends);
   }
 
   /** Creates both streams (idempotent); retried by the next caller after a failure. */

@@ -1,5 +1,5 @@
 import { createInbox, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
-import { sendSoon } from '../send-soon.js';
+import type { BatchedSends } from '../send-soon.js';
 
 /** How often pending publishes are checked against their deadline. */
 const SWEEP_MS = 250;
@@ -29,7 +29,10 @@ export class StreamPublisher {
   readonly #sweeper: NodeJS.Timeout;
   #next = 0;
 
-  constructor(private readonly nc: NatsConnection) {
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly sends: BatchedSends,
+  ) {
     this.#inbox = createInbox();
     this.#subscription = nc.subscribe(`${this.#inbox}.*`, { callback: (error, msg) => (error === null ? this.#acknowledged(msg) : undefined) });
     this.#sweeper = setInterval(() => this.#sweep(), SWEEP_MS);
@@ -41,7 +44,7 @@ export class StreamPublisher {
     const token = (this.#next++).toString(36);
     return new Promise<void>((resolve, reject) => {
       this.#pending.set(token, { resolve, reject, deadline: Date.now() + timeoutMs });
-      sendSoon(() => {
+      this.sends.soon(() => {
         try {
           this.nc.publish(subject, body, { reply: `${this.#inbox}.${token}`, headers });
         } catch (error) {
