@@ -1,4 +1,4 @@
-import { changedSpan, keptIndex, splicedSpan } from '../../../src/metadata/changed-span.js';
+import { changedSpan, keptIndex, splicedSpan, type ChangedSpan } from '../../../src/metadata/changed-span.js';
 import type { TableEntry } from '../../../src/metadata/types.js';
 import { relationKey } from '../../../src/pg/catalog.js';
 
@@ -7,6 +7,9 @@ export interface EntryOutcome {
   /** The keys of the tables the pass looked at for this entry besides the entry itself. */
   readonly lookedUp: readonly string[];
 }
+
+/** Up to this many stale outcomes outside the changed span are each looked for in the last outcomes; more, and every entry is gone through. */
+const FEW_STALE = 32;
 
 /**
  * The outcomes of one pass of the consistency check, kept from one check to the next. An
@@ -71,14 +74,21 @@ export class KeptOutcomes<R extends EntryOutcome> {
     };
     // An outcome lists its own table when it looked at it (a permission does), so the outcomes of
     // the changed entries are often among the stale: those are the span's to compute anyway.
-    let staleOutside = stale.size;
-    for (let index = span.start; index < span.beforeEnd && staleOutside > 0; index++) if (stale.has(last.outcomes[index]!)) staleOutside--;
+    const staleOutside = stale.size === 0 ? [] : outsideSpan(stale, last.outcomes, span);
+    // The head and the tail are the last outcomes as they were, but for the stale among them,
+    // each found by a native search while they are few.
     let outcomes: R[];
-    if (staleOutside === 0) {
-      // Nothing stale around the span: the head and the tail are the last outcomes as they were.
+    if (staleOutside.length <= FEW_STALE) {
       const middle: R[] = [];
       for (let index = span.start; index < span.afterEnd; index++) middle.push(outcomeAt(index));
       outcomes = splicedSpan(last.outcomes, span, middle);
+      for (const outcome of staleOutside) {
+        const at = last.outcomes.indexOf(outcome);
+        const index = at < span.start ? at : at - span.beforeEnd + span.afterEnd;
+        dropped.push(outcome);
+        outcomes[index] = compute(entries[index]!);
+        added.push(outcomes[index]!);
+      }
     } else {
       outcomes = [];
       for (let index = 0; index < entries.length; index++) outcomes.push(outcomeAt(index));
@@ -109,6 +119,13 @@ export class KeptOutcomes<R extends EntryOutcome> {
       if (lookers.size === 0) this.#lookers.delete(key);
     }
   }
+}
+
+/** The outcomes of `stale` that are not in the changed span of `outcomes` (all are in `outcomes`). */
+function outsideSpan<R>(stale: ReadonlySet<R>, outcomes: readonly R[], span: ChangedSpan): R[] {
+  const inSpan = new Set<R>();
+  for (let index = span.start; index < span.beforeEnd; index++) if (stale.has(outcomes[index]!)) inSpan.add(outcomes[index]!);
+  return [...stale].filter((outcome) => !inSpan.has(outcome));
 }
 
 function keyOf(entry: TableEntry): string {
