@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../test/harness/seeded-random.js';
 import { findTable, withTable } from './edit.js';
 import { normalizeMetadata } from './normalize.js';
-import { tablePositions } from './table-order.js';
+import { tablePositions, withTableAdded } from './table-order.js';
 import { defaultSource, type Metadata, type QualifiedName, type TableEntry } from './types.js';
 
 const scanned = (tables: readonly TableEntry[], table: QualifiedName) =>
@@ -21,6 +21,24 @@ describe('tablePositions', () => {
         expect(tablePositions(tables, table), `round ${round}, as given`).toEqual(scanned(tables, table));
       }
     }
+  });
+
+  it('adds an entry where a stable sort of the list with it at the end puts it, and keeps the list known as sorted', () => {
+    const pick = seededRandom(12);
+    const name = (): QualifiedName => ({ schema: ['public', 'other'][pick(2)]!, name: `t${pick(30)}` });
+    for (let round = 0; round < 300; round++) {
+      const given = Array.from({ length: pick(30) }, (): TableEntry => ({ table: name() }));
+      const normalized = normalizeMetadata({ version: 3, sources: [defaultSource(given)] }).sources[0]!.tables;
+      const entry: TableEntry = { table: name(), is_enum: true };
+      const added = withTableAdded(normalized, entry);
+      const sorted = [...normalized, entry].sort((a, b) => (a.table.name < b.table.name ? -1 : a.table.name > b.table.name ? 1 : a.table.schema < b.table.schema ? -1 : a.table.schema > b.table.schema ? 1 : 0));
+      expect(added, `round ${round}`).toEqual(sorted);
+      expect(added.indexOf(entry), `round ${round}: the entry itself`).toBe(sorted.indexOf(entry));
+      expect(tablePositions(added, entry.table), `round ${round}: found by bisection`).toEqual(scanned(added, entry.table));
+      expect(normalized, `round ${round}: left as it was`).not.toContain(entry);
+    }
+    const unsorted: TableEntry[] = [{ table: { schema: 'public', name: 'b' } }, { table: { schema: 'public', name: 'a' } }];
+    expect(withTableAdded(unsorted, { table: { schema: 'public', name: 'a' } }).map((entry) => entry.table.name)).toEqual(['b', 'a', 'a']);
   });
 
   it('edits every entry of a table named twice, in a list not known to be sorted', () => {

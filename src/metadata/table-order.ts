@@ -32,15 +32,36 @@ export function tablePositions(tables: readonly TableEntry[], table: QualifiedNa
     for (let index = 0; index < tables.length; index++) if (sameTable(tables[index]!.table, table)) positions.push(index);
     return positions;
   }
+  const low = firstAtOrAfter(tables, table, false);
+  for (let index = low; index < tables.length && sameTable(tables[index]!.table, table); index++) positions.push(index);
+  return positions;
+}
+
+/**
+ * `tables` with `entry` added where export order puts it (after the entries of the same
+ * table, as a stable sort of the list with it at the end would), so that the list stays
+ * sorted and the edit stays a span of one entry (changed-span.ts); at the end of a list not
+ * known to be sorted.
+ */
+export function withTableAdded(tables: readonly TableEntry[], entry: TableEntry): TableEntry[] {
+  if (!sortedLists.has(tables)) return [...tables, entry];
+  const at = firstAtOrAfter(tables, entry.table, true);
+  const added = tables.slice(0, at).concat([entry], tables.slice(at));
+  markSorted(added);
+  return added;
+}
+
+/** In a sorted list, the first position whose table sorts after `table` (or at it, unless `after`). */
+function firstAtOrAfter(tables: readonly TableEntry[], table: QualifiedName, after: boolean): number {
   let low = 0;
   let high = tables.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (compareTables(tables[middle]!.table, table) < 0) low = middle + 1;
+    const order = compareTables(tables[middle]!.table, table);
+    if (order < 0 || (after && order === 0)) low = middle + 1;
     else high = middle;
   }
-  for (let index = low; index < tables.length && sameTable(tables[index]!.table, table); index++) positions.push(index);
-  return positions;
+  return low;
 }
 
 /** Names first: of thousands of tables most share the schema, so the name settles it sooner. */

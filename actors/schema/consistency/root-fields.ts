@@ -5,6 +5,7 @@ import { trackedFunctionModels, type FunctionModel } from '../models/function-mo
 import { rootFieldsOf, tableTypeName } from '../models/table-model.js';
 import { TableMemo } from '../models/table-memo.js';
 import { changedSpan } from '../../../src/metadata/changed-span.js';
+import { tablePositions } from '../../../src/metadata/table-order.js';
 
 /** A root field name, with the root it lives in: a query and a mutation field may share a name. */
 type RootName = `${'query' | 'mutation'}.${string}`;
@@ -40,7 +41,7 @@ export function nameTaken(metadata: Metadata, catalog: Catalog, owner: NameOwner
   const functionNames = (fn: FunctionModel) => [`${fn.exposedAs}.${fn.fieldName}`, `${fn.exposedAs}.${fn.aggregateFieldName}`];
   const ownsTable = (entry: TableEntry) => 'table' in owner && sameTable(entry.table, owner.table);
   const own: string[] = [];
-  if ('table' in owner) for (const entry of tables) if (ownsTable(entry)) own.push(...tableNamesOf(entry, catalog));
+  if ('table' in owner) for (const index of tablePositions(tables, owner.table)) own.push(...tableNamesOf(tables[index]!, catalog));
   for (const fn of functions) if ('function' in owner && sameFunction(fn.function, owner.function)) own.push(...functionNames(fn));
   // The owner's few names against every other object's: the tables' from the kept index of them.
   const index = everyTableNames.update(tables, catalog);

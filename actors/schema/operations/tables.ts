@@ -1,5 +1,6 @@
 import { errors } from '../../../src/errors/errors.js';
 import { findTable, sameTable, withTable, withTables } from '../../../src/metadata/edit.js';
+import { withTableAdded } from '../../../src/metadata/table-order.js';
 import type { QualifiedName, Relationship, TableConfiguration, TableEntry } from '../../../src/metadata/types.js';
 import { relationKey } from '../../../src/pg/catalog.js';
 import { displayName, toQualified } from '../../../src/metadata/names.js';
@@ -31,7 +32,7 @@ async function track(context: OperationContext, table: QualifiedName, configurat
   const entry: TableEntry = { table };
   if (isEnum === true) entry.is_enum = true;
   if (configuration !== undefined && Object.keys(configuration).length > 0) entry.configuration = configuration;
-  const metadata = withTables(context.metadata, (tables) => [...tables, entry]);
+  const metadata = withTables(context.metadata, (tables) => withTableAdded(tables, entry));
   checkNamesFree(context, metadata, { table });
   return { response: SUCCESS, metadata };
 }
