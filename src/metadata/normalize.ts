@@ -74,9 +74,10 @@ let lastTableList: readonly TableEntry[] = [];
  * The table entries normalised and sorted. Metadata is normalised after every operation,
  * which leaves thousands of entries as the same objects in the same places as the list
  * normalised last (changed-span.ts): those are normalised and in order already, so only
- * the changed span is normalised and only around it is the order checked. A table tracked
- * comes at the end and is then sorted into place: a sort of a sorted list and one entry,
- * one pass over it.
+ * the changed span is normalised and only around it is the order checked. A tracked table
+ * comes where it sorts (table-order.ts `withTableAdded`); an entry out of order, in metadata
+ * edited otherwise, is sorted into place. The list returned is marked as sorted, for lookups
+ * by bisection.
  */
 function normalizedTableList(tables: readonly TableEntry[]): TableEntry[] {
   const span = changedSpan(lastTableList, tables);
