@@ -5,8 +5,9 @@
  * in a callback of its own, so acks, publishes and monitor events sent straight away cost a
  * write(2) each: ~13% of the engine's CPU at 1,500 events/s (profile of
  * test/bench/triggers.bench.ts). Queued, one turn's sends share one write. The delay is at
- * most the rest of the current event-loop turn. One per actor's connection, so that nothing
- * queued outlives the actor that queued it.
+ * most the rest of the current event-loop turn. One per event log, so that one actor's
+ * sends never wait on, or run in the drain of, another's; a drain already scheduled when its
+ * actor stops still runs, and a send on the closed connection fails quietly.
  */
 export class BatchedSends {
   #queue: (() => void)[] = [];

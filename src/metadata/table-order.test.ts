@@ -5,6 +5,10 @@ import { normalizeMetadata } from './normalize.js';
 import { tablePositions, withTableAdded } from './table-order.js';
 import { defaultSource, type Metadata, type QualifiedName, type TableEntry } from './types.js';
 
+/** A stable sort's order of table entries: by name, then schema, in code units. */
+const byName = (a: TableEntry, b: TableEntry) =>
+  a.table.name < b.table.name ? -1 : a.table.name > b.table.name ? 1 : a.table.schema < b.table.schema ? -1 : a.table.schema > b.table.schema ? 1 : 0;
+
 const scanned = (tables: readonly TableEntry[], table: QualifiedName) =>
   tables.flatMap((entry, index) => (entry.table.name === table.name && entry.table.schema === table.schema ? [index] : []));
 
@@ -31,11 +35,15 @@ describe('tablePositions', () => {
       const normalized = normalizeMetadata({ version: 3, sources: [defaultSource(given)] }).sources[0]!.tables;
       const entry: TableEntry = { table: name(), is_enum: true };
       const added = withTableAdded(normalized, entry);
-      const sorted = [...normalized, entry].sort((a, b) => (a.table.name < b.table.name ? -1 : a.table.name > b.table.name ? 1 : a.table.schema < b.table.schema ? -1 : a.table.schema > b.table.schema ? 1 : 0));
+      const sorted = [...normalized, entry].sort(byName);
       expect(added, `round ${round}`).toEqual(sorted);
       expect(added.indexOf(entry), `round ${round}: the entry itself`).toBe(sorted.indexOf(entry));
       expect(tablePositions(added, entry.table), `round ${round}: found by bisection`).toEqual(scanned(added, entry.table));
       expect(normalized, `round ${round}: left as it was`).not.toContain(entry);
+      // Added to a list it made: still known as sorted, so the next entry goes where it sorts too.
+      const next: TableEntry = { table: name() };
+      const twice = withTableAdded(added, next);
+      expect(twice.indexOf(next), `round ${round}: a second entry`).toBe([...sorted, next].sort(byName).indexOf(next));
     }
     const unsorted: TableEntry[] = [{ table: { schema: 'public', name: 'b' } }, { table: { schema: 'public', name: 'a' } }];
     expect(withTableAdded(unsorted, { table: { schema: 'public', name: 'a' } }).map((entry) => entry.table.name)).toEqual(['b', 'a', 'a']);

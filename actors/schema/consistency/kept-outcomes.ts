@@ -76,19 +76,20 @@ export class KeptOutcomes<R extends EntryOutcome> {
     // the changed entries are often among the stale: those are the span's to compute anyway.
     const staleOutside = stale.size === 0 ? [] : outsideSpan(stale, last.outcomes, span);
     // The head and the tail are the last outcomes as they were, but for the stale among them,
-    // each found by a native search while they are few.
+    // each found by a native search while they are few (and each where it is, once).
+    const staleAt = staleOutside.length <= FEW_STALE ? staleOutside.map((outcome) => last.outcomes.indexOf(outcome)) : null;
     let outcomes: R[];
-    if (staleOutside.length <= FEW_STALE) {
+    if (staleAt !== null && staleAt.every((at) => at >= 0 && last.outcomes.indexOf(last.outcomes[at]!, at + 1) < 0)) {
       const middle: R[] = [];
       for (let index = span.start; index < span.afterEnd; index++) middle.push(outcomeAt(index));
       outcomes = splicedSpan(last.outcomes, span, middle);
-      for (const outcome of staleOutside) {
-        const at = last.outcomes.indexOf(outcome);
+      staleOutside.forEach((outcome, which) => {
+        const at = staleAt[which]!;
         const index = at < span.start ? at : at - span.beforeEnd + span.afterEnd;
         dropped.push(outcome);
         outcomes[index] = compute(entries[index]!);
         added.push(outcomes[index]!);
-      }
+      });
     } else {
       outcomes = [];
       for (let index = 0; index < entries.length; index++) outcomes.push(outcomeAt(index));
