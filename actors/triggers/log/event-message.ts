@@ -78,9 +78,22 @@ export function manualEventId(): string {
   return randomUUID();
 }
 
-/** `created_at` as Hasura writes it: UTC, microseconds, no zone (a `timestamp` column). */
+/**
+ * `created_at` as Hasura writes it: UTC, microseconds, no zone (a `timestamp` column). The
+ * date and time to the second are kept for the last second asked: a transaction's events
+ * share its commit time and the records of a busy second share their second: a Date and its
+ * ISO text for each took 0.4 µs a call (0.05 kept), twice an event.
+ */
 export function formatCreatedAt(microsSinceEpoch: bigint): string {
-  const millis = Number(microsSinceEpoch / 1000n);
   const micros = Number(microsSinceEpoch % 1_000_000n);
-  return `${new Date(millis).toISOString().slice(0, 19)}.${String(micros).padStart(6, '0')}`;
+  const second = microsSinceEpoch - BigInt(micros);
+  // Before 1970 a second's microseconds fall in two seconds of the Date: not kept.
+  if (second !== lastSecond || microsSinceEpoch < 0n) {
+    lastSecond = second;
+    lastSecondText = new Date(Number(microsSinceEpoch / 1000n)).toISOString().slice(0, 19);
+  }
+  return `${lastSecondText}.${String(micros).padStart(6, '0')}`;
 }
+
+let lastSecond = -1n;
+let lastSecondText = '';
