@@ -86,9 +86,10 @@ export class KeptOutcomes<R extends EntryOutcome> {
       staleOutside.forEach((outcome, which) => {
         const at = staleAt[which]!;
         const index = at < span.start ? at : at - span.beforeEnd + span.afterEnd;
+        const fresh = compute(entries[index]!);
         dropped.push(outcome);
-        outcomes[index] = compute(entries[index]!);
-        added.push(outcomes[index]!);
+        added.push(fresh);
+        outcomes[index] = fresh;
       });
     } else {
       outcomes = [];
