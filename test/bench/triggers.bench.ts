@@ -24,7 +24,6 @@ import { randomBytes } from 'node:crypto';
 import { cpuSeconds, createBenchDatabase, median, runAloneIfMain, startBenchEngine, startTarget, type Target } from './harness.js';
 
 const ENGINE_PORT = 5570;
-/** USER_HZ, the unit of /proc/<pid>/stat times: 100 on Linux. */
 const CHANGES = Number(process.env.BENCH_TRIGGERS_CHANGES ?? 30_000);
 const POOL = process.env.SERVICE_GRAPHQL_EVENTS_HTTP_POOL_SIZE ?? '100';
 const ROUNDS = Number(process.env.BENCH_TRIGGERS_ROUNDS ?? 2);
@@ -95,10 +94,15 @@ export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NAT
     limit = await startTarget(process.execPath, ['--import', 'tsx', 'test/bench/peers/pgoutput-webhooks.ts', databaseUrl, 'change_direct', limitWebhook, POOL], {}, /listening/, () => limitWebhook);
 
     let nextId = 1;
-    /** Single-row transactions at `rate` per second for `seconds`; latency = webhook receipt - commit start. */
-    const paced = async (rate: number, seconds: number): Promise<{ p50: number; p99: number; lost: number }> => {
+    const enginePid = engine.child.pid!;
+    /**
+     * Single-row transactions at `rate` per second for `seconds`; latency = webhook receipt -
+     * commit start; the engine's CPU from the first commit to the last delivery, per event.
+     */
+    const paced = async (rate: number, seconds: number): Promise<{ p50: number; p99: number; lost: number; cpuMsPerEvent: number | null }> => {
       const sent = new Map<number, number>();
       const total = rate * seconds;
+      const cpuBefore = await cpuSeconds(enginePid);
       const started = performance.now();
       const inserts: Promise<unknown>[] = [];
       for (let i = 0; i < total; i++) {
@@ -112,9 +116,11 @@ export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NAT
       await Promise.all(inserts);
       const deadline = performance.now() + 30_000;
       while ([...sent.keys()].some((id) => !hook.received.has(id)) && performance.now() < deadline) await sleep(50);
+      const cpuAfter = await cpuSeconds(enginePid);
       const latencies = [...sent].filter(([id]) => hook.received.has(id)).map(([id, at]) => hook.received.get(id)! - at).sort((a, b) => a - b);
       const pick = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-      return { p50: pick(0.5), p99: pick(0.99), lost: total - latencies.length };
+      const cpuMsPerEvent = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1000) / latencies.length;
+      return { p50: pick(0.5), p99: pick(0.99), lost: total - latencies.length, cpuMsPerEvent };
     };
     /**
      * `count` rows committed into `table` in transactions of 500 as fast as PostgreSQL takes
@@ -144,7 +150,7 @@ export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NAT
     const at100 = await paced(100, 10);
     const at1000 = await paced(1000, 10);
     const runs: [string, string, BenchWebhook, number][] = [
-      ['engine', 'change', hook, engine.child.pid!],
+      ['engine', 'change', hook, enginePid],
       ['limit', 'change_direct', limitHook, limit.child.pid!],
     ];
     const rounds = new Map<string, Sustained[]>(runs.map(([name]) => [name, []]));
@@ -161,6 +167,7 @@ export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NAT
       ['commit-to-webhook p99 at 100 changes/s', ms(at100.p99), '<= 25 ms', '~1 s'],
       ['commit-to-webhook p50 at 1,000 changes/s', ms(at1000.p50), '-', 'batches of 100 per fetch, 1 s poll'],
       ['commit-to-webhook p99 at 1,000 changes/s', ms(at1000.p99), '-', '~1 s+'],
+      ['engine CPU per event at 100 / 1,000 changes/s (a transaction each)', `${cpu(at100.cpuMsPerEvent)} / ${cpu(at1000.cpuMsPerEvent)}`, '-', '-'],
       [`sustained delivered events/s (${CHANGES.toLocaleString('en')} changes, median of ${ROUNDS})`, bulk.perSecond.toFixed(0), '-', '≤ 100 events per fetch cycle per instance (pool 100)'],
       ['no-log limit events/s (pgoutput straight to webhooks, same run)', direct.perSecond.toFixed(0), '-', '-'],
       ['engine / no-log limit events/s', `${(share * 100).toFixed(0)}%`, '>= 75%', '-'],
