@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvocationLog, type AttemptArgs } from '../../actors/triggers/delivery/invocation.js';
+import { BatchedSends } from '../../actors/triggers/send-soon.js';
 import type { Trigger } from '../../actors/triggers/trigger-set.js';
 
 /** The invocation log's writer, against a stand-in for JetStream that keeps what it was given. */
@@ -7,6 +8,7 @@ function writer(maxBody: number, fail: (subject: string) => boolean = () => fals
   const appended: { subject: string; body: string }[] = [];
   const log = new InvocationLog({
     maxBody,
+    sends: new BatchedSends(),
     append: async (subject: string, body: Uint8Array) => {
       if (fail(subject)) throw new Error('refused');
       appended.push({ subject, body: Buffer.from(body).toString('utf8') });
@@ -32,7 +34,7 @@ function attempt(eventId: string, payloadBytes = 20): AttemptArgs {
 const records = (appended: { body: string }[]) => appended.flatMap(({ body }) => [JSON.parse(body)].flat());
 
 describe('invocation log writer', () => {
-  it('stores the records of one turn and one trigger as one array, a lone record as itself', async () => {
+  it('stores the records held together for one trigger as one array, a lone record as itself', async () => {
     const { log, appended } = writer(1_000_000);
     await Promise.all([log.record('inv.a', attempt('e1')), log.record('inv.a', attempt('e2')), log.record('inv.b', attempt('e3')), log.record('inv.a', attempt('e4'))]);
     expect(appended.map(({ subject }) => subject)).toEqual(['inv.a', 'inv.b']);
@@ -51,7 +53,7 @@ describe('invocation log writer', () => {
     expect(new Set(records(appended).map((record) => record.id)).size).toBe(5);
   });
 
-  it('cuts a turn into messages that fit the NATS payload limit', async () => {
+  it('cuts the records held together into messages that fit the NATS payload limit', async () => {
     const maxBody = 2_000;
     const { log, appended } = writer(maxBody);
     const ids = Array.from({ length: 20 }, (_, i) => `e${i}`);

@@ -43,15 +43,16 @@ interface Queued {
 
 /**
  * The invocation log's writer. A JetStream message of `<P>_INVOCATIONS` holds one record
- * (a JSON object) or, for the attempts of one trigger that ended in the same event-loop
- * turn, several (a JSON array of them): a stored message per attempt was about 30% of the
- * NATS server's CPU per event at full load (test/bench/triggers.bench.ts).
+ * (a JSON object) or, for the attempts of one trigger whose records were held together
+ * (send-soon.ts: until the next batch of sends, at most HOLD_MS), several (a JSON array of
+ * them): a stored message per attempt was about 30% of the NATS server's CPU per event at
+ * full load (test/bench/triggers.bench.ts).
  */
 export class InvocationLog {
   #queued = new Map<string, Queued[]>();
   #scheduled = false;
 
-  constructor(private readonly eventLog: Pick<EventLog, 'append' | 'maxBody'>) {}
+  constructor(private readonly eventLog: Pick<EventLog, 'append' | 'maxBody' | 'sends'>) {}
 
   /** Resolves once JetStream stored the record of this attempt. */
   record(subject: string, args: AttemptArgs): Promise<void> {
@@ -62,7 +63,7 @@ export class InvocationLog {
       else queue.push({ record, stored: resolve, failed: reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
-        setImmediate(() => this.#flush());
+        this.eventLog.sends.held(() => this.#flush());
       }
     });
   }
@@ -77,7 +78,7 @@ export class InvocationLog {
         // No Nats-Msg-Id: JetStream would track one per message for its whole duplicate
         // window; a copy stored by a retried publish has the same record ids and the log
         // reads drop them.
-        this.eventLog.append(subject, body, null).then(
+        this.eventLog.append(subject, body, null, undefined, 'held').then(
           () => {
             for (const entry of batch) entry.stored();
           },

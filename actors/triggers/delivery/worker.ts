@@ -207,13 +207,13 @@ export class DeliveryWorker {
     // The event is settled as soon as the webhook answered: it stays in the event log either
     // way, so acking it never waits for the attempt's record (a JetStream round trip).
     if (outcome === 'delivered') {
-      this.deps.eventLog.sends.soon(() => message.ack());
+      this.deps.eventLog.sends.held(() => message.ack());
       this.counters.delivered++;
     } else if (outcome === 'retry') {
-      this.deps.eventLog.sends.soon(() => message.nak(retryInMs!));
+      this.deps.eventLog.sends.held(() => message.nak(retryInMs!));
       this.counters.retried++;
     } else {
-      this.deps.eventLog.sends.soon(() => message.term());
+      this.deps.eventLog.sends.held(() => message.term());
       this.counters.failed++;
     }
     // The record is stored meanwhile; the slot stays taken until it is (backpressure when
@@ -223,9 +223,9 @@ export class DeliveryWorker {
     } catch (error) {
       this.deps.log.warn({ err: error, ...detail }, 'invocation log record not stored');
     }
-    if (outcome === 'delivered') this.deps.eventLog.sends.soon(() => this.deps.announce('triggers.delivered', detail));
-    else if (outcome === 'retry') this.deps.eventLog.sends.soon(() => this.deps.announce('triggers.retry', { ...detail, retry_in_s: retryInMs! / 1000 }));
-    else this.deps.eventLog.sends.soon(() => this.deps.announce('triggers.failed', { ...detail, response: result.response }));
+    if (outcome === 'delivered') this.deps.eventLog.sends.held(() => this.deps.announce('triggers.delivered', detail));
+    else if (outcome === 'retry') this.deps.eventLog.sends.held(() => this.deps.announce('triggers.retry', { ...detail, retry_in_s: retryInMs! / 1000 }));
+    else this.deps.eventLog.sends.held(() => this.deps.announce('triggers.failed', { ...detail, response: result.response }));
   }
 }
 

@@ -4,7 +4,7 @@ import type { Bus } from '../../../src/bus/bus.js';
 import { ensureStream } from '../../../src/bus/jetstream.js';
 import { HEADER_ROOM_BYTES } from '../../../src/bus/wire.js';
 import type { Logger } from '../../../src/log/logger.js';
-import { BatchedSends } from '../send-soon.js';
+import { BatchedSends, type SendTiming } from '../send-soon.js';
 import { StreamPublisher } from './stream-publisher.js';
 
 /** Events and invocation records are kept a week (Hasura keeps them until cleaned up). */
@@ -35,6 +35,8 @@ export class EventLog {
   readonly sends = new BatchedSends();
   readonly #publisher: StreamPublisher;
   #ready: Promise<void> | null = null;
+  /** Both streams known to exist: an append then publishes in the caller's turn, inside a drain of `sends` when called from one. */
+  #streamsMade = false;
   #stopped = false;
 
   constructor(
@@ -54,6 +56,7 @@ export class EventLog {
       this.#ready = (async () => {
         await ensureStream(this.bus.connection, { name: subjects.eventsStream, subjects: [subjects.eventsAll], ...common });
         await ensureStream(this.bus.connection, { name: subjects.invocationsStream, subjects: [subjects.invocationsAll], ...common });
+        this.#streamsMade = true;
       })();
       this.#ready.catch(() => (this.#ready = null));
     }
@@ -69,15 +72,16 @@ export class EventLog {
    * Appends one message and resolves once JetStream acknowledged it (a duplicate counts).
    * Failures are retried with the same message id until `stop()`. Without an id (invocation
    * records, which carry their own) a retry after a lost acknowledgement may store a copy.
+   * A `held` append is one nothing waits on soon (send-soon.ts).
    */
-  async append(subject: string, body: Uint8Array, msgId: string | null, headers?: MsgHdrs): Promise<void> {
+  async append(subject: string, body: Uint8Array, msgId: string | null, headers?: MsgHdrs, timing: SendTiming = 'soon'): Promise<void> {
     if (body.length > this.maxBody) throw new EventTooLargeError(`${body.length} bytes is more than the ${this.maxBody} bytes NATS accepts`);
     for (let attempt = 0; ; attempt++) {
       if (this.#stopped) throw new StoppedError('event log stopped');
       try {
-        await this.ready();
+        if (!this.#streamsMade) await this.ready();
         if (msgId !== null) (headers ??= natsHeaders()).set(MSG_ID_HEADER, msgId);
-        await this.#publisher.publish(subject, body, headers, PUBLISH_TIMEOUT_MS);
+        await this.#publisher.publish(subject, body, headers, PUBLISH_TIMEOUT_MS, timing);
         return;
       } catch (error) {
         if (attempt === 0 || attempt % 20 === 0) this.log.warn({ err: error, subject, attempt }, 'JetStream did not store an event yet; retrying');

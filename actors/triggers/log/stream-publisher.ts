@@ -1,5 +1,5 @@
 import { createInbox, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
-import type { BatchedSends } from '../send-soon.js';
+import type { BatchedSends, SendTiming } from '../send-soon.js';
 
 /** How often pending publishes are checked against their deadline. */
 const SWEEP_MS = 250;
@@ -39,19 +39,24 @@ export class StreamPublisher {
     this.#sweeper.unref();
   }
 
-  /** Resolves once the stream stored the message (a copy dropped by its Nats-Msg-Id counts); rejects on a refusal or after `timeoutMs`. */
-  publish(subject: string, body: Uint8Array, headers: MsgHdrs | undefined, timeoutMs: number): Promise<void> {
+  /**
+   * Resolves once the stream stored the message (a copy dropped by its Nats-Msg-Id counts);
+   * rejects on a refusal or after `timeoutMs`. Sent in this turn, or `held` (send-soon.ts).
+   */
+  publish(subject: string, body: Uint8Array, headers: MsgHdrs | undefined, timeoutMs: number, timing: SendTiming): Promise<void> {
     const token = (this.#next++).toString(36);
     return new Promise<void>((resolve, reject) => {
       this.#pending.set(token, { resolve, reject, deadline: Date.now() + timeoutMs });
-      this.sends.soon(() => {
+      const send = () => {
         try {
           this.nc.publish(subject, body, { reply: `${this.#inbox}.${token}`, headers });
         } catch (error) {
           this.#pending.delete(token);
           reject(error as Error);
         }
-      });
+      };
+      if (timing === 'held') this.sends.held(send);
+      else this.sends.soon(send);
     });
   }
 
