@@ -90,4 +90,15 @@ describe('BatchedSends', () => {
     await new Promise((resolve) => setTimeout(resolve, HOLD_MS * 2));
     expect(order).toEqual(['publish', 'flush', 'ack', 'record publish']);
   });
+
+  it('runs every queued and held send at once when flushed, and nothing twice', async () => {
+    const sends = new BatchedSends();
+    const sent: string[] = [];
+    sends.held(() => sent.push('ack'));
+    sends.soon(() => sent.push('publish'));
+    sends.flush();
+    expect(sent).toEqual(['publish', 'ack']);
+    await new Promise((resolve) => setTimeout(resolve, HOLD_MS * 2));
+    expect(sent).toEqual(['publish', 'ack']);
+  });
 });

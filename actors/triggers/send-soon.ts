@@ -49,6 +49,11 @@ export class BatchedSends {
     else if (this.#held.length === HELD_MAX) setImmediate(this.#drain);
   }
 
+  /** Runs every queued and held send now: an actor stopping hands them to the connection before it drains. */
+  flush(): void {
+    this.#drain();
+  }
+
   readonly #drain = (): void => {
     if (this.#holdTimer !== null) {
       clearTimeout(this.#holdTimer);
