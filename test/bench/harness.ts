@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/pg/embedded.js';
+import { deleteStreams, streamOfPrefix } from '../harness/jetstream-cleanup.js';
 
 /** A server the benchmark started, on its own port, stopped at the end of the run. */
 export interface Target {
@@ -141,7 +142,7 @@ const ENGINE_NODE_ARGS = (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').f
  */
 export async function startBenchEngine(options: { databaseUrl: string; natsUrl: string; port: number; prefix: string; adminSecret?: string; env?: Record<string, string>; nodeArgs?: string[] }): Promise<Target> {
   const asUsersRunIt = options.adminSecret !== undefined;
-  const engine = await startTarget(
+  const started = await startTarget(
     process.execPath,
     [...(options.nodeArgs ?? ENGINE_NODE_ARGS), 'dist/src/main.js', 'serve'],
     {
@@ -156,6 +157,14 @@ export async function startBenchEngine(options: { databaseUrl: string; natsUrl: 
     asUsersRunIt ? /"msg":"engine started"/ : /"msg":"NO ADMIN SECRET/,
     () => `http://127.0.0.1:${options.port}`,
   );
+  // The streams its prefix made on the machine's NATS go with it.
+  const engine: Target = {
+    ...started,
+    stop: async () => {
+      await started.stop();
+      await deleteStreams(options.natsUrl, streamOfPrefix(options.prefix));
+    },
+  };
   for (let attempt = 0; attempt < 200; attempt++) {
     const response = await fetch(`${engine.url}/healthz`).catch(() => undefined);
     if (response?.status === 200) return engine;

@@ -24,9 +24,12 @@ export interface TestEngine {
   get(path: string, headers?: Record<string, string>): Promise<HttpResult>;
 }
 
-/** A subject prefix of its own, so that test files never hear each other's messages. */
+/**
+ * A subject prefix of its own, so that test files never hear each other's messages; it
+ * begins with the run's id, by which the run's teardown finds its streams (global-setup.ts).
+ */
 export function testPrefix(): string {
-  return `t${randomBytes(5).toString('hex')}`;
+  return `t${inject('testRun')}${randomBytes(3).toString('hex')}`;
 }
 
 export async function http(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult> {
