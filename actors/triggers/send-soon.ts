@@ -15,7 +15,7 @@ export const HOLD_MS = 20;
 export const HELD_MAX = 64;
 
 /** Whether a send goes out in this turn (`soon`) or may wait for a write it can share (`held`). */
-export type SendTiming = "soon" | "held";
+export type SendTiming = 'soon' | 'held';
 
 /**
  * Sends to NATS that share one socket write. A `soon` send runs in this turn's check phase
@@ -44,8 +44,7 @@ export class BatchedSends {
   held(send: () => void): void {
     this.#held.push(send);
     if (this.#draining) return;
-    if (this.#held.length === 1)
-      this.#holdTimer = setTimeout(this.#drain, HOLD_MS);
+    if (this.#held.length === 1) this.#holdTimer = setTimeout(this.#drain, HOLD_MS);
     else if (this.#held.length === HELD_MAX) setImmediate(this.#drain);
   }
 
@@ -62,12 +61,7 @@ export class BatchedSends {
     this.#draining = true;
     try {
       while (this.#queue.length > 0 || this.#held.length > 0) {
-        const sends =
-          this.#queue.length === 0
-            ? this.#held
-            : this.#held.length === 0
-              ? this.#queue
-              : this.#queue.concat(this.#held);
+        const sends = this.#queue.concat(this.#held);
         this.#queue = [];
         this.#held = [];
         for (const send of sends) {
