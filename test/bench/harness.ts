@@ -119,6 +119,31 @@ export async function processTreeCpuSeconds(rootPid: number): Promise<number | n
   }
 }
 
+/**
+ * CPU seconds every process on the machine has used (all CPUs; idle, I/O wait and steal aside), from
+ * /proc/stat: the whole cost of a pipeline whose work is spread over processes (the engine,
+ * the NATS server, PostgreSQL, the webhook). Null off Linux.
+ */
+export async function machineBusySeconds(): Promise<number | null> {
+  try {
+    const [user, nice, system, , , irq, softirq] = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    return (user! + nice! + system! + irq! + softirq!) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** The pids of the nats-server processes on this machine, for their CPU (empty when NATS runs elsewhere). */
+export async function natsServerPids(): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(entry)) continue;
+    const name = await readFile(`/proc/${entry}/comm`, 'utf8').catch(() => '');
+    if (name.trim() === 'nats-server') pids.push(Number(entry));
+  }
+  return pids;
+}
+
 /** The middle value (the upper one of an even count); sorts `values`. */
 export function median(values: number[]): number {
   return values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

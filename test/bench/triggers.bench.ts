@@ -21,7 +21,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { cpuSeconds, createBenchDatabase, median, runAloneIfMain, startBenchEngine, startTarget, type Target } from './harness.js';
+import { cpuSeconds, createBenchDatabase, machineBusySeconds, median, natsServerPids, runAloneIfMain, startBenchEngine, startTarget, type Target } from './harness.js';
 
 const ENGINE_PORT = 5570;
 const CHANGES = Number(process.env.BENCH_TRIGGERS_CHANGES ?? 30_000);
@@ -126,9 +126,18 @@ export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NAT
      * `count` rows committed into `table` in transactions of 500 as fast as PostgreSQL takes
      * them; rate = delivered / (last delivery - first commit); CPU of the delivering process.
      */
+    const natsPids = await natsServerPids();
+    const natsCpu = async (): Promise<number | null> => {
+      if (natsPids.length === 0) return null;
+      const each = await Promise.all(natsPids.map(cpuSeconds));
+      return each.some((seconds) => seconds === null) ? null : each.reduce((sum: number, seconds) => sum + seconds!, 0);
+    };
+    const perEvent = (before: number | null, after: number | null, events: number) => (before === null || after === null || events === 0 ? null : ((after - before) * 1000) / events);
     const sustained = async (count: number, table: string, receiver: BenchWebhook, pid: number): Promise<Sustained> => {
       const first = nextId;
       const cpuBefore = await cpuSeconds(pid);
+      const natsBefore = await natsCpu();
+      const machineBefore = await machineBusySeconds();
       const started = performance.now();
       for (let offset = 0; offset < count; offset += 500) {
         await db.query(`insert into ${table} select g, $3 from generate_series($1::int, $2::int) g`, [first + offset, first + Math.min(offset + 500, count) - 1, 'y']);
@@ -141,9 +150,15 @@ export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NAT
       const times = ids.filter((id) => receiver.received.has(id)).map((id) => receiver.received.get(id)!);
       // A loop, not Math.max(...times): spreading 100,000s of arguments overflows the stack.
       const span = (times.reduce((latest, at) => Math.max(latest, at), started) - started) / 1000;
-      const cpuAfter = await cpuSeconds(pid);
-      const cpuMsPerEvent = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1000) / times.length;
-      return { perSecond: times.length / span, lost: count - times.length, insertSeconds, cpuMsPerEvent };
+      const [cpuAfter, natsAfter, machineAfter] = [await cpuSeconds(pid), await natsCpu(), await machineBusySeconds()];
+      return {
+        perSecond: times.length / span,
+        lost: count - times.length,
+        insertSeconds,
+        cpuMsPerEvent: perEvent(cpuBefore, cpuAfter, times.length),
+        natsMsPerEvent: perEvent(natsBefore, natsAfter, times.length),
+        machineMsPerEvent: perEvent(machineBefore, machineAfter, times.length),
+      };
     };
 
     await paced(50, 2); // warm-up: connections, JIT, consumer
@@ -172,6 +187,8 @@ export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NAT
       ['no-log limit events/s (pgoutput straight to webhooks, same run)', direct.perSecond.toFixed(0), '-', '-'],
       ['engine / no-log limit events/s', `${(share * 100).toFixed(0)}%`, '>= 75%', '-'],
       ['CPU per delivered event: engine / limit (sustained part)', `${cpu(bulk.cpuMsPerEvent)} / ${cpu(direct.cpuMsPerEvent)}`, '-', '-'],
+      ['NATS server CPU per delivered event: engine / limit', `${cpu(bulk.natsMsPerEvent)} / ${cpu(direct.natsMsPerEvent)}`, '-', '-'],
+      ['whole machine CPU per delivered event (every process, loader and webhook included): engine / limit', `${cpu(bulk.machineMsPerEvent)} / ${cpu(direct.machineMsPerEvent)}`, '-', '-'],
       ['events lost (engine; limit)', `${at100.lost + at1000.lost + bulk.lost}; ${direct.lost}`, '0', '-'],
       [`(${CHANGES.toLocaleString('en')} rows committed per round in ${bulk.insertSeconds.toFixed(1)} s; over the whole run ${hook.total} webhook requests for the engine's ${hook.received.size} changes)`, '', '', ''],
     ];
@@ -188,17 +205,25 @@ interface Sustained {
   perSecond: number;
   lost: number;
   insertSeconds: number;
+  /** CPU per delivered event of the delivering process, of the NATS server(s), and of every process on the machine. */
   cpuMsPerEvent: number | null;
+  natsMsPerEvent: number | null;
+  machineMsPerEvent: number | null;
 }
 
 /** Medians of the rounds; losses summed. */
 function medianSustained(list: Sustained[]): Sustained {
-  const cpu = list.map((item) => item.cpuMsPerEvent).filter((value): value is number => value !== null);
+  const medianOf = (pick: (item: Sustained) => number | null) => {
+    const known = list.map(pick).filter((value): value is number => value !== null);
+    return known.length === 0 ? null : median(known);
+  };
   return {
     perSecond: median(list.map((item) => item.perSecond)),
     lost: list.reduce((sum, item) => sum + item.lost, 0),
     insertSeconds: median(list.map((item) => item.insertSeconds)),
-    cpuMsPerEvent: cpu.length === 0 ? null : median(cpu),
+    cpuMsPerEvent: medianOf((item) => item.cpuMsPerEvent),
+    natsMsPerEvent: medianOf((item) => item.natsMsPerEvent),
+    machineMsPerEvent: medianOf((item) => item.machineMsPerEvent),
   };
 }
 
