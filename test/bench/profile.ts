@@ -3,8 +3,9 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedDataset } from './dataset.js';
-import { createBenchDatabase, load, printTable, probe, startBenchEngine } from './harness.js';
+import { cpuSeconds, createBenchDatabase, load, printTable, probe, startBenchEngine } from './harness.js';
 import { MUTATION_TRACKING, prepareMutationTable } from './mutations.js';
+import { onCpuShares, packageOfScript, perfAvailable, recordOnCpu } from './on-cpu-profile.js';
 import { QUERIES, QUERY_TRACKING } from './queries.js';
 
 /**
@@ -14,7 +15,13 @@ import { QUERIES, QUERY_TRACKING } from './queries.js';
  * time and its self time by package. `npm run build` first; then
  * `npx tsx test/bench/profile.ts [query name substring]`. BENCH_SECONDS per query (default 8),
  * BENCH_PROFILE_PORT for the engine (default 5583).
+ *
+ * `--cpu-prof` samples on a wall-clock timer: with every core busy, time the engine spends
+ * preempted inside a system call is counted as that call's. BENCH_PROFILE_PERF=1 (Linux,
+ * `perf` installed) profiles with `perf record -e cpu-clock` instead (on-cpu-profile.ts): the
+ * engine's CPU per request split by kernel system call, module and package, in µs.
  */
+const ON_CPU = process.env.BENCH_PROFILE_PERF === '1';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const NATS_URL = process.env.SERVICE_GRAPHQL_NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -44,6 +51,7 @@ async function main(): Promise<void> {
     for (const query of QUERIES) {
       if (only !== undefined && !query.name.includes(only)) continue;
       const dir = await mkdtemp(join(tmpdir(), 'engine-profile-'));
+      if (ON_CPU && !(await perfAvailable())) throw new Error('BENCH_PROFILE_PERF=1 needs `perf` (linux-perf) on PATH');
       let stopMs = 0;
       const engine = await startBenchEngine({
         databaseUrl: database.url,
@@ -51,7 +59,7 @@ async function main(): Promise<void> {
         port: Number(process.env.BENCH_PROFILE_PORT ?? 5583),
         prefix: `prof${randomBytes(3).toString('hex')}`,
         adminSecret: ADMIN_SECRET,
-        nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+        nodeArgs: ON_CPU ? ['--perf-basic-prof'] : ['--cpu-prof', `--cpu-prof-dir=${dir}`],
       });
       const headers = { 'x-service-admin-secret': ADMIN_SECRET };
       try {
@@ -60,12 +68,25 @@ async function main(): Promise<void> {
         const answer = (await probe(`${engine.url}/v1/graphql`, body, headers)) as { errors?: unknown };
         if (answer.errors !== undefined) throw new Error(`"${query.name}": ${JSON.stringify(answer.errors)}`);
         await load(`${engine.url}/v1/graphql`, body, { seconds: 2, connections: CONNECTIONS, headers });
+        const pid = engine.child.pid!;
+        const cpuBefore = await cpuSeconds(pid);
+        // perf samples the middle of the load, a second in from each end.
+        const recorded = ON_CPU ? recordOnCpu(pid, SECONDS - 2, join(dir, 'perf.data')) : undefined;
         const result = await load(`${engine.url}/v1/graphql`, body, { seconds: SECONDS, connections: CONNECTIONS, headers });
-        process.stdout.write(`\n${query.name}: ${result.rps.toFixed(0)} req/s under the profiler, p50 ${result.p50} ms\n`);
+        const cpuAfter = await cpuSeconds(pid);
+        await recorded;
+        const cpuPerRequest = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1e6) / (result.rps * SECONDS);
+        process.stdout.write(`\n${query.name}: ${result.rps.toFixed(0)} req/s under the profiler, p50 ${result.p50} ms, ${cpuPerRequest === null ? 'n/a' : cpuPerRequest.toFixed(1)} µs of engine CPU a request\n`);
+        if (recorded !== undefined) await printOnCpu(join(dir, 'perf.data'), pid, cpuPerRequest);
       } finally {
         const stopping = performance.now();
         await engine.stop();
         stopMs = performance.now() - stopping;
+      }
+      if (ON_CPU) {
+        await rm(dir, { recursive: true });
+        await rm(`/tmp/perf-${engine.child.pid}.map`, { force: true });
+        continue;
       }
       const file = (await readdir(dir)).find((name) => name.endsWith('.cpuprofile'));
       if (file === undefined) throw new Error('the engine wrote no profile');
@@ -78,6 +99,14 @@ async function main(): Promise<void> {
   } finally {
     await database.close();
   }
+}
+
+/** The engine's on-CPU samples by bucket, with the µs a request each stands for. */
+async function printOnCpu(file: string, pid: number, cpuPerRequest: number | null): Promise<void> {
+  const { samples, buckets } = await onCpuShares(file, pid);
+  process.stdout.write(`${samples} on-CPU samples (perf, cpu-clock)\n`);
+  const rows = buckets.slice(0, 30).map(([name, share]) => [name, `${(share * 100).toFixed(1)}%`, cpuPerRequest === null ? 'n/a' : (share * cpuPerRequest).toFixed(1)]);
+  printTable(['where (on CPU)', 'share', 'µs a request'], rows);
 }
 
 /**
@@ -125,11 +154,7 @@ function printProfile(profile: Profile, from: number, to: number): void {
 
 function packageOf(url: string, functionName: string): string {
   if (url === '') return functionName.startsWith('(') ? functionName : '(native)';
-  if (url.startsWith('node:')) return url;
-  const dependency = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (dependency !== null) return dependency[1]!;
-  const own = /dist\/((?:src|actors)\/[^/]+(?:\/[^/]+)?)/.exec(url);
-  return own === null ? url : own[1]!;
+  return packageOfScript(url);
 }
 
 main().then(
