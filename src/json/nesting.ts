@@ -21,18 +21,29 @@ const BACKSLASH = 0x5c;
  */
 export function jsonTextTooDeep(text: string, limit = MAX_JSON_DEPTH): boolean {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (inString) {
-      if (code === BACKSLASH) i++;
-      else if (code === QUOTE) inString = false;
-    } else if (code === QUOTE) inString = true;
+    if (code === QUOTE) i = stringEnd(text, i);
     else if (code === OPEN_OBJECT || code === OPEN_ARRAY) {
       if (++depth > limit) return true;
     } else if (code === CLOSE_OBJECT || code === CLOSE_ARRAY) depth--;
   }
   return false;
+}
+
+/**
+ * Where the string opened at `open` ends (its closing quote; the text's end when it has
+ * none). Found with indexOf rather than character by character: a request's GraphQL text is
+ * one long string, and the loop cost ~18 µs for the 10 KB of a 100-row insert.
+ */
+function stringEnd(text: string, open: number): number {
+  for (let quote = text.indexOf('"', open + 1); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+    // A quote after an odd run of backslashes is escaped; after an even one (\\") it closes.
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+  }
+  return text.length;
 }
 
 /** Whether an already parsed value (a WebSocket frame's payload) nests deeper than `limit`; iterative, so any depth is safe to ask about. */
