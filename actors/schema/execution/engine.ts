@@ -17,7 +17,7 @@ import { decodeText } from '../../../src/bus/wire.js';
 import { COHORT_PLACEHOLDER, subscriptionPlan } from './subscription-plan.js';
 import { databaseError } from '../../../src/errors/database.js';
 import { LruCache } from '../../../src/cache/lru.js';
-import { documentKey, namedPlan, planFor, type CompiledPlan, type PreparedDocument } from './plan-cache.js';
+import { documentVariant, namedPlan, planFor, type CompiledPlan, type PreparedDocument } from './plan-cache.js';
 import { graphqlErrorBody } from '../../../src/errors/bodies.js';
 import { documentTextTooDeep, MAX_DOCUMENT_DEPTH, selectionsTooDeep } from '../../../src/graphql/nesting.js';
 import { errors } from '../../../src/errors/errors.js';
@@ -75,7 +75,7 @@ export interface GraphqlEngine {
 }
 
 export interface GraphqlEngineOptions {
-  /** Distinct (role, operation, query text) entries kept parsed, validated and compiled. */
+  /** Distinct query texts kept parsed, validated and compiled, each for up to 32 (role, operation) pairs. */
   planCacheSize?: number;
   /** SERVICE_GRAPHQL_INFER_FUNCTION_PERMISSIONS (default true). */
   inferFunctionPermissions?: boolean;
@@ -111,6 +111,9 @@ interface RoleRuntime {
 
 type ReadyDocument = Extract<PreparedDocument, { kind: 'ready' }>;
 
+/** Prepared documents kept per query text, for its roles and operations; the oldest goes first. */
+const VARIANTS_PER_TEXT = 32;
+
 /**
  * Builds the engine for a metadata version. Only the table model is built here, since
  * this runs on every metadata change; each role's access and schema are built on the
@@ -120,7 +123,8 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
   const model = buildSourceModel(metadata, catalog, options.enumRows);
   const remotes = RoleRemoteSources.from(metadata, catalog);
   const roles = new Map<string, RoleRuntime | Promise<RoleRuntime>>();
-  const documents = new LruCache<PreparedDocument>(options.planCacheSize ?? 1000);
+  // By query text, then by role and operation (plan-cache.ts documentVariant).
+  const documents = new LruCache<Map<string, PreparedDocument>>(options.planCacheSize ?? 1000);
   const admission = admissionFor(metadata, options);
 
   // Roles named in no permission all see the placeholder schema; they share one runtime
@@ -177,12 +181,16 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
   };
 
   const preparedFor = (runtime: RoleRuntime, request: GraphqlRequest): PreparedDocument => {
-    const key = documentKey(runtime.cacheKey, request.operationName, request.query);
-    let prepared = documents.get(key);
+    let variants = documents.get(request.query);
+    if (variants === undefined) documents.set(request.query, (variants = new Map()));
+    const variant = documentVariant(runtime.cacheKey, request.operationName);
+    let prepared = variants.get(variant);
     options.onPlanCache?.(prepared !== undefined);
     if (prepared === undefined) {
       prepared = prepareDocument(runtime.schema, request);
-      documents.set(key, prepared);
+      // Operation names are the client's to choose: one text cannot hold more than so many.
+      if (variants.size >= VARIANTS_PER_TEXT) variants.delete(variants.keys().next().value!);
+      variants.set(variant, prepared);
     }
     return prepared;
   };
