@@ -12,8 +12,8 @@ import { goldenMetadata } from './fixture.js';
 /**
  * The engine keeps each query text's prepared documents by role and operation: a text asked
  * again by the same role and operation is a hit, another role or operation prepares its own
- * (and is answered from its own schema), and the operation names a client may invent do not
- * grow one text's entries without bound.
+ * (and is answered from its own schema), an empty operation name is not an absent one, and
+ * all of them together are bounded by planCacheSize, least recently used first out.
  */
 let database: TestDatabase;
 let pool: Pool;
@@ -58,16 +58,40 @@ describe('prepared documents by query text, role and operation', () => {
     expect((await run(TWO_OPERATIONS, 'first')).hit).toBe(true);
   });
 
-  it('keeps at most 32 operations of one text, the oldest going first, and still answers each', async () => {
+  it('keeps every operation of one text, whatever their number, each a hit when asked again', async () => {
     const query = '{ author(order_by: {id: asc}, limit: 1) { id } }';
     for (let n = 0; n < 40; n++) {
       const invented = await run(query, `invented${n}`);
       expect(invented.hit).toBe(false);
-      expect(JSON.stringify(invented.answer)).toContain('invented');
+      expect(JSON.stringify(invented.answer)).toContain(`invented${n}`);
     }
-    expect((await run(query, 'invented39')).hit).toBe(true);
-    expect((await run(query, 'invented8')).hit).toBe(true);
-    // The first eight went to make room for the last eight.
-    expect((await run(query, 'invented0')).hit).toBe(false);
+    for (let n = 0; n < 40; n++) expect((await run(query, `invented${n}`)).hit).toBe(true);
+  });
+
+  it('takes an empty operation name for a name, not for the document\'s only operation', async () => {
+    const query = '{ author(order_by: {id: asc}, limit: 1) { name } }';
+    const named = await run(query, '');
+    expect(JSON.stringify(named.answer)).toContain('errors');
+    const unnamed = await run(query, null);
+    expect(unnamed.hit).toBe(false);
+    expect(unnamed.answer).toMatchObject({ data: { author: [{ name: expect.any(String) }] } });
+    expect(JSON.stringify((await run(query, '')).answer)).toContain('errors');
+  });
+
+  it('holds at most planCacheSize documents in all, the least recently used going first', async () => {
+    const hits: boolean[] = [];
+    const catalog = await introspectCatalog(pool);
+    const small = buildGraphqlEngine(checkConsistency(goldenMetadata(), catalog).consistent, catalog, { planCacheSize: 3, onPlanCache: (hit) => hits.push(hit) });
+    const ask = async (query: string, role = 'admin') => {
+      await small.execute({ query, operationName: null }, makeSession(role, {}), { db: testBoundedPool(pool, database.url, 1), requestId: 'test' });
+      return hits[hits.length - 1]!;
+    };
+    const [a, b] = ['{ author { id } }', '{ article { id } }'];
+    expect([await ask(a), await ask(b), await ask(a, 'paged')]).toEqual([false, false, false]);
+    expect(await ask(a)).toBe(true);
+    // A fourth entry: (b, admin) was used longest ago.
+    expect(await ask(b, 'paged')).toBe(false);
+    expect([await ask(a), await ask(a, 'paged'), await ask(b, 'paged')]).toEqual([true, true, true]);
+    expect(await ask(b)).toBe(false);
   });
 });

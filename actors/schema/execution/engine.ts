@@ -16,7 +16,7 @@ import type { SubscriptionPlanReply } from '../../../src/bus/messages/subscripti
 import { decodeText } from '../../../src/bus/wire.js';
 import { COHORT_PLACEHOLDER, subscriptionPlan } from './subscription-plan.js';
 import { databaseError } from '../../../src/errors/database.js';
-import { LruCache } from '../../../src/cache/lru.js';
+import { PairLruCache } from '../../../src/cache/pair-lru.js';
 import { documentVariant, namedPlan, planFor, type CompiledPlan, type PreparedDocument } from './plan-cache.js';
 import { graphqlErrorBody } from '../../../src/errors/bodies.js';
 import { documentTextTooDeep, MAX_DOCUMENT_DEPTH, selectionsTooDeep } from '../../../src/graphql/nesting.js';
@@ -75,7 +75,7 @@ export interface GraphqlEngine {
 }
 
 export interface GraphqlEngineOptions {
-  /** Distinct query texts kept parsed, validated and compiled, each for up to 32 (role, operation) pairs. */
+  /** Distinct (role, operation, query text) entries kept parsed, validated and compiled. */
   planCacheSize?: number;
   /** SERVICE_GRAPHQL_INFER_FUNCTION_PERMISSIONS (default true). */
   inferFunctionPermissions?: boolean;
@@ -111,9 +111,6 @@ interface RoleRuntime {
 
 type ReadyDocument = Extract<PreparedDocument, { kind: 'ready' }>;
 
-/** Prepared documents kept per query text, for its roles and operations; the oldest goes first. */
-const VARIANTS_PER_TEXT = 32;
-
 /**
  * Builds the engine for a metadata version. Only the table model is built here, since
  * this runs on every metadata change; each role's access and schema are built on the
@@ -124,7 +121,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
   const remotes = RoleRemoteSources.from(metadata, catalog);
   const roles = new Map<string, RoleRuntime | Promise<RoleRuntime>>();
   // By query text, then by role and operation (plan-cache.ts documentVariant).
-  const documents = new LruCache<Map<string, PreparedDocument>>(options.planCacheSize ?? 1000);
+  const documents = new PairLruCache<PreparedDocument>(options.planCacheSize ?? 1000);
   const admission = admissionFor(metadata, options);
 
   // Roles named in no permission all see the placeholder schema; they share one runtime
@@ -181,16 +178,12 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
   };
 
   const preparedFor = (runtime: RoleRuntime, request: GraphqlRequest): PreparedDocument => {
-    let variants = documents.get(request.query);
-    if (variants === undefined) documents.set(request.query, (variants = new Map()));
     const variant = documentVariant(runtime.cacheKey, request.operationName);
-    let prepared = variants.get(variant);
+    let prepared = documents.get(request.query, variant);
     options.onPlanCache?.(prepared !== undefined);
     if (prepared === undefined) {
       prepared = prepareDocument(runtime.schema, request);
-      // Operation names are the client's to choose: one text cannot hold more than so many.
-      if (variants.size >= VARIANTS_PER_TEXT) variants.delete(variants.keys().next().value!);
-      variants.set(variant, prepared);
+      documents.set(request.query, variant, prepared);
     }
     return prepared;
   };

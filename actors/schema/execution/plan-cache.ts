@@ -34,12 +34,12 @@ const PLANS_PER_DOCUMENT = 16;
 
 /**
  * Which of a query text's prepared documents a request wants: its role's schema and its
- * operation. The text itself is the outer key, looked up as it is: a key joining it to these
- * was a new string each request, copied and hashed whole (~11 µs for the 9 KB of a 100-row
- * insert), besides the hash of the text the log line's query hash takes.
+ * operation, the text itself being the other key (pair-lru.ts). A JSON array, so that no
+ * pair of values reads as another: a role's key holds NUL separators of its own, and an
+ * empty operation name (no such operation) is not an absent one (the document's only one).
  */
 export function documentVariant(role: string, operationName: string | null | undefined): string {
-  return `${role}\u0000${operationName ?? ''}`;
+  return JSON.stringify([role, operationName ?? null]);
 }
 
 /**
