@@ -3,6 +3,23 @@ import { jsonTextTooDeep, jsonValueTooDeep } from './nesting.js';
 
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
+/** The reading jsonTextTooDeep must agree with: every character in turn, a backslash in a string taking the next one with it. */
+function tooDeepCharByChar(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (inString) {
+      if (char === '\\') i++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '[' || char === '{') {
+      if (++depth > limit) return true;
+    } else if (char === ']' || char === '}') depth--;
+  }
+  return false;
+}
+
 describe('jsonTextTooDeep', () => {
   it('allows the limit and refuses one level more, of arrays and of objects', () => {
     expect(jsonTextTooDeep(nested(100))).toBe(false);
@@ -25,11 +42,22 @@ describe('jsonTextTooDeep', () => {
     expect(jsonTextTooDeep(`["\\\\\\"[[[", 1]`, 1)).toBe(false);
   });
 
-  it('agrees with a character-by-character reading on texts with strings, escapes and brackets', () => {
+  it('agrees with the parsed value\'s depth on texts with strings, escapes and brackets', () => {
     const values = [{ a: ['x"]', { b: 'y\\' }, [[['\\"[']]]] }, ['\\\\', '"', [['{']]], { q: 'a\\"b', n: [[[[[1]]]]] }];
     for (const value of values) {
       const text = JSON.stringify(value);
       for (const limit of [1, 2, 3, 4, 5, 6]) expect(jsonTextTooDeep(text, limit)).toBe(jsonValueTooDeep(value, limit));
+    }
+  });
+
+  it('agrees with a character-by-character reading on any text, valid JSON or not', () => {
+    // A seeded generator: the same 5,000 texts on every run.
+    let seed = 16;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const alphabet = '"\\[]{}a,';
+    for (let round = 0; round < 5_000; round++) {
+      const text = Array.from({ length: Math.floor(next() * 24) }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+      for (const limit of [0, 1, 2, 3]) expect(jsonTextTooDeep(text, limit), JSON.stringify(text)).toBe(tooDeepCharByChar(text, limit));
     }
   });
 
