@@ -133,7 +133,7 @@ export async function machineBusySeconds(): Promise<number | null> {
   }
 }
 
-/** The pids of the nats-server processes on this machine, for their CPU (empty when NATS runs elsewhere). */
+/** The pids of every nats-server process on this machine, for their CPU: more than the engine's when several run here; empty when NATS runs elsewhere. */
 export async function natsServerPids(): Promise<number[]> {
   const pids: number[] = [];
   for (const entry of await readdir('/proc').catch(() => [] as string[])) {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 
 /**
@@ -10,13 +11,22 @@ import { createInterface } from 'node:readline';
  * with `--perf-basic-prof`, so that perf can name its JavaScript frames.
  */
 
-/** Whether `perf` can be run here (Linux, installed, allowed to sample). */
-export async function perfAvailable(): Promise<boolean> {
-  return new Promise((resolve) => {
+/**
+ * Why `perf` cannot sample here, or null when it can: it must be installed, and allowed to
+ * sample the kernel (as root, or with kernel.perf_event_paranoid at 1 or less). Without
+ * that it records user space only, exits 0 and says nothing, and every share it reports is
+ * of the wrong whole.
+ */
+export async function whyPerfCannotSample(): Promise<string | null> {
+  const installed = await new Promise<boolean>((resolve) => {
     const child = spawn('perf', ['--version'], { stdio: 'ignore' });
     child.once('error', () => resolve(false));
     child.once('exit', (code) => resolve(code === 0));
   });
+  if (!installed) return '`perf` is not on PATH (Debian: linux-perf)';
+  if (process.getuid?.() === 0) return null;
+  const paranoid = Number(await readFile('/proc/sys/kernel/perf_event_paranoid', 'utf8').catch(() => '2'));
+  return paranoid <= 1 ? null : `perf may not sample the kernel here (kernel.perf_event_paranoid is ${paranoid}): run as root or set it to 1`;
 }
 
 /** Samples `pid` (every thread) at 2 kHz, with call stacks, for `seconds`, into `file`. */
@@ -43,14 +53,22 @@ export interface OnCpuShares {
  * process's other threads (JIT compiler and GC helpers) when `mainThread` is given.
  */
 export async function onCpuShares(file: string, mainThread: number): Promise<OnCpuShares> {
-  const script = spawn('perf', ['script', '-i', file], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const script = spawn('perf', ['script', '-i', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let errors = '';
+  script.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  const ended = new Promise<number | null>((resolve, reject) => {
+    script.once('error', reject);
+    script.once('close', resolve);
+  });
   const counts = new Map<string, number>();
   let samples = 0;
+  let inKernel = 0;
   let thread = 0;
   let frames: Array<{ symbol: string; module: string }> = [];
   const finish = () => {
     if (frames.length === 0) return;
     samples++;
+    if (frames[0]!.module.includes('kernel')) inKernel++;
     const bucket = bucketOf(thread, mainThread, frames);
     counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
     frames = [];
@@ -65,7 +83,12 @@ export async function onCpuShares(file: string, mainThread: number): Promise<OnC
     else thread = Number(/^\S+\s+(\d+)/.exec(line)?.[1] ?? 0);
   }
   finish();
-  const buckets = [...counts].map(([name, count]): [string, number] => [name, count / Math.max(samples, 1)]).sort((a, b) => b[1] - a[1]);
+  const code = await ended;
+  if (code !== 0) throw new Error(`perf script exited with ${code}: ${errors}`);
+  if (samples === 0) throw new Error('perf recorded no samples of the engine');
+  // An engine under load enters the kernel on every request: none means perf could not see it.
+  if (inKernel === 0) throw new Error('perf recorded no kernel frames: it may not sample the kernel here (run as root)');
+  const buckets = [...counts].map(([name, count]): [string, number] => [name, count / samples]).sort((a, b) => b[1] - a[1]);
   return { samples, buckets };
 }
 
@@ -73,7 +96,10 @@ function bucketOf(thread: number, mainThread: number, frames: Array<{ symbol: st
   if (thread !== mainThread) return '(other threads: JIT compiler, GC helpers)';
   if (frames[0]!.module.includes('kernel')) {
     const caller = frames.find((frame) => !frame.module.includes('kernel'));
-    return `kernel, in ${caller === undefined ? '(interrupt)' : caller.symbol.replace(/^__(GI|libc)_+/, '').replace(/@.*$/, '')}`;
+    if (caller === undefined) return 'kernel, in an interrupt';
+    // Entered from JavaScript itself (no system call wrapper between): a page fault or an interrupt.
+    if (caller.symbol.startsWith('JS:')) return 'kernel, from JavaScript (page faults, interrupts)';
+    return `kernel, in ${caller.symbol.replace(/^(__GI_+)?(_*libc_)?/, '').replace(/@.*$/, '')}`;
   }
   const js = frames.find((frame) => frame.symbol.startsWith('JS:'));
   if (js !== undefined) return moduleOf(js.symbol);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { seedDataset } from './dataset.js';
 import { cpuSeconds, createBenchDatabase, load, printTable, probe, startBenchEngine } from './harness.js';
 import { MUTATION_TRACKING, prepareMutationTable } from './mutations.js';
-import { onCpuShares, packageOfScript, perfAvailable, recordOnCpu } from './on-cpu-profile.js';
+import { onCpuShares, packageOfScript, recordOnCpu, whyPerfCannotSample } from './on-cpu-profile.js';
 import { QUERIES, QUERY_TRACKING } from './queries.js';
 
 /**
@@ -44,6 +44,11 @@ interface Profile {
 
 async function main(): Promise<void> {
   const only = process.argv[2];
+  if (ON_CPU) {
+    const why = await whyPerfCannotSample();
+    if (why !== null) throw new Error(`BENCH_PROFILE_PERF=1: ${why}`);
+    if (SECONDS < 3) throw new Error('BENCH_PROFILE_PERF=1 records a second in from each end of the load: BENCH_SECONDS must be at least 3');
+  }
   const database = await createBenchDatabase({ dataDir: '.data/bench-pg', port: Number(process.env.BENCH_PG_PORT ?? 5441) });
   try {
     await seedDataset(database.pool);
@@ -51,50 +56,50 @@ async function main(): Promise<void> {
     for (const query of QUERIES) {
       if (only !== undefined && !query.name.includes(only)) continue;
       const dir = await mkdtemp(join(tmpdir(), 'engine-profile-'));
-      if (ON_CPU && !(await perfAvailable())) throw new Error('BENCH_PROFILE_PERF=1 needs `perf` (linux-perf) on PATH');
-      let stopMs = 0;
-      const engine = await startBenchEngine({
-        databaseUrl: database.url,
-        natsUrl: NATS_URL,
-        port: Number(process.env.BENCH_PROFILE_PORT ?? 5583),
-        prefix: `prof${randomBytes(3).toString('hex')}`,
-        adminSecret: ADMIN_SECRET,
-        nodeArgs: ON_CPU ? ['--perf-basic-prof'] : ['--cpu-prof', `--cpu-prof-dir=${dir}`],
-      });
-      const headers = { 'x-service-admin-secret': ADMIN_SECRET };
       try {
-        await probe(`${engine.url}/v1/query`, JSON.stringify({ type: 'bulk', args: [{ type: 'clear_metadata', args: {} }, ...QUERY_TRACKING, ...MUTATION_TRACKING] }), headers);
-        const body = JSON.stringify({ query: query.engine, ...(query.variables === undefined ? {} : { variables: query.variables }) });
-        const answer = (await probe(`${engine.url}/v1/graphql`, body, headers)) as { errors?: unknown };
-        if (answer.errors !== undefined) throw new Error(`"${query.name}": ${JSON.stringify(answer.errors)}`);
-        await load(`${engine.url}/v1/graphql`, body, { seconds: 2, connections: CONNECTIONS, headers });
-        const pid = engine.child.pid!;
-        const cpuBefore = await cpuSeconds(pid);
-        // perf samples the middle of the load, a second in from each end.
-        const recorded = ON_CPU ? recordOnCpu(pid, SECONDS - 2, join(dir, 'perf.data')) : undefined;
-        const result = await load(`${engine.url}/v1/graphql`, body, { seconds: SECONDS, connections: CONNECTIONS, headers });
-        const cpuAfter = await cpuSeconds(pid);
-        await recorded;
-        const cpuPerRequest = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1e6) / (result.rps * SECONDS);
-        process.stdout.write(`\n${query.name}: ${result.rps.toFixed(0)} req/s under the profiler, p50 ${result.p50} ms, ${cpuPerRequest === null ? 'n/a' : cpuPerRequest.toFixed(1)} µs of engine CPU a request\n`);
-        if (recorded !== undefined) await printOnCpu(join(dir, 'perf.data'), pid, cpuPerRequest);
+        let stopMs = 0;
+        const engine = await startBenchEngine({
+          databaseUrl: database.url,
+          natsUrl: NATS_URL,
+          port: Number(process.env.BENCH_PROFILE_PORT ?? 5583),
+          prefix: `prof${randomBytes(3).toString('hex')}`,
+          adminSecret: ADMIN_SECRET,
+          nodeArgs: ON_CPU ? ['--perf-basic-prof'] : ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+        });
+        const headers = { 'x-service-admin-secret': ADMIN_SECRET };
+        try {
+          await probe(`${engine.url}/v1/query`, JSON.stringify({ type: 'bulk', args: [{ type: 'clear_metadata', args: {} }, ...QUERY_TRACKING, ...MUTATION_TRACKING] }), headers);
+          const body = JSON.stringify({ query: query.engine, ...(query.variables === undefined ? {} : { variables: query.variables }) });
+          const answer = (await probe(`${engine.url}/v1/graphql`, body, headers)) as { errors?: unknown };
+          if (answer.errors !== undefined) throw new Error(`"${query.name}": ${JSON.stringify(answer.errors)}`);
+          await load(`${engine.url}/v1/graphql`, body, { seconds: 2, connections: CONNECTIONS, headers });
+          const pid = engine.child.pid!;
+          const cpuBefore = await cpuSeconds(pid);
+          // perf samples the middle of the load, a second in from each end.
+          const recording = ON_CPU ? new Promise((resolve) => setTimeout(resolve, 1000)).then(() => recordOnCpu(pid, SECONDS - 2, join(dir, 'perf.data'))) : undefined;
+          const [result] = await Promise.all([load(`${engine.url}/v1/graphql`, body, { seconds: SECONDS, connections: CONNECTIONS, headers }), recording]);
+          const cpuAfter = await cpuSeconds(pid);
+          const cpuPerRequest = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1e6) / (result.rps * SECONDS);
+          process.stdout.write(`\n${query.name}: ${result.rps.toFixed(0)} req/s under the profiler, p50 ${result.p50} ms, ${cpuPerRequest === null ? 'n/a' : cpuPerRequest.toFixed(1)} µs of engine CPU a request\n`);
+          if (ON_CPU) await printOnCpu(join(dir, 'perf.data'), pid, cpuPerRequest);
+        } finally {
+          const stopping = performance.now();
+          await engine.stop();
+          stopMs = performance.now() - stopping;
+          // --perf-basic-prof's symbol map is written where perf looks for it, in /tmp.
+          if (ON_CPU) await rm(`/tmp/perf-${engine.child.pid}.map`, { force: true });
+        }
+        if (!ON_CPU) {
+          const file = (await readdir(dir)).find((name) => name.endsWith('.cpuprofile'));
+          if (file === undefined) throw new Error('the engine wrote no profile');
+          const profile = JSON.parse(await readFile(join(dir, file), 'utf8')) as Profile;
+          // The measured load only: the samples of the SECONDS before the engine began to stop.
+          const end = profile.endTime - stopMs * 1000;
+          printProfile(profile, end - SECONDS * 1_000_000, end);
+        }
       } finally {
-        const stopping = performance.now();
-        await engine.stop();
-        stopMs = performance.now() - stopping;
+        await rm(dir, { recursive: true, force: true });
       }
-      if (ON_CPU) {
-        await rm(dir, { recursive: true });
-        await rm(`/tmp/perf-${engine.child.pid}.map`, { force: true });
-        continue;
-      }
-      const file = (await readdir(dir)).find((name) => name.endsWith('.cpuprofile'));
-      if (file === undefined) throw new Error('the engine wrote no profile');
-      const profile = JSON.parse(await readFile(join(dir, file), 'utf8')) as Profile;
-      await rm(dir, { recursive: true });
-      // The measured load only: the samples of the SECONDS before the engine began to stop.
-      const end = profile.endTime - stopMs * 1000;
-      printProfile(profile, end - SECONDS * 1_000_000, end);
     }
   } finally {
     await database.close();

@@ -122,10 +122,7 @@ export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NAT
       const cpuMsPerEvent = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1000) / latencies.length;
       return { p50: pick(0.5), p99: pick(0.99), lost: total - latencies.length, cpuMsPerEvent };
     };
-    /**
-     * `count` rows committed into `table` in transactions of 500 as fast as PostgreSQL takes
-     * them; rate = delivered / (last delivery - first commit); CPU of the delivering process.
-     */
+    // The NATS servers of this machine (the engine's, when NATS runs here; any other one too).
     const natsPids = await natsServerPids();
     const natsCpu = async (): Promise<number | null> => {
       if (natsPids.length === 0) return null;
@@ -133,6 +130,12 @@ export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NAT
       return each.some((seconds) => seconds === null) ? null : each.reduce((sum: number, seconds) => sum + seconds!, 0);
     };
     const perEvent = (before: number | null, after: number | null, events: number) => (before === null || after === null || events === 0 ? null : ((after - before) * 1000) / events);
+    /**
+     * `count` rows committed into `table` in transactions of 500 as fast as PostgreSQL takes
+     * them; rate = delivered / (last delivery - first commit); CPU per delivered event of the
+     * delivering process, of the NATS servers and of the whole machine (which includes what
+     * the other target does meanwhile: its idle polls, its slot decoding the same WAL).
+     */
     const sustained = async (count: number, table: string, receiver: BenchWebhook, pid: number): Promise<Sustained> => {
       const first = nextId;
       const cpuBefore = await cpuSeconds(pid);
