@@ -7,7 +7,7 @@ import { LIMITS_BENCH_HEADER, LIMITS_BENCH_TITLE, runLimitsBench } from './limit
 import { TRACING_BENCH_HEADER, TRACING_BENCH_TITLE, runTracingBench } from './tracing.bench.js';
 import { METRICS_BENCH_HEADER, METRICS_BENCH_TITLE, runMetricsBench } from './metrics.bench.js';
 import { seedDataset } from './dataset.js';
-import { load, median, printTable, probe, residentMiB, startBenchEngine, startTarget, type LoadResult, type Target } from './harness.js';
+import { load, median, printTable, probe, processTreeCpuSeconds, residentMiB, startBenchEngine, startTarget, type LoadResult, type Target } from './harness.js';
 import { QUERIES, QUERY_TRACKING } from './queries.js';
 import { REMOTE_BENCH_HEADER, REMOTE_BENCH_TITLE, runRemoteBench } from './remote.bench.js';
 import { MUTATION_TRACKING, prepareMutationTable } from './mutations.js';
@@ -19,7 +19,8 @@ import { runTriggersBench, TRIGGERS_BENCH_HEADER, TRIGGERS_BENCH_TITLE } from '.
 /**
  * `npm run bench`: this engine, PostGraphile v5 and the hand-written SQL limit, measured
  * in the same run on the same database, query by query. Figures are requests/s, p50 and
- * p99 latency (ms), and the engine's ratios to both peers. Last come the remote schema
+ * p99 latency (ms), each target's CPU time per request (its process and children, from
+ * /proc), and the engine's ratios to both peers. Last come the remote schema
  * benchmark (remote.bench.ts), the event trigger one (triggers.bench.ts), the
  * subscriptions one (subscriptions.bench.ts), the limits one (limits.bench.ts) and the
  * tracing one (tracing.bench.ts), the metrics one (metrics.bench.ts) and metadata at scale
@@ -71,12 +72,12 @@ async function main(): Promise<void> {
     const loadBefore = loadAverage();
     for (const [index, query] of QUERIES.entries()) {
       const variables = query.variables === undefined ? {} : { variables: query.variables };
-      const runs: [string, string, string, Record<string, string>][] = [
-        ['engine', `${engine.url}/v1/graphql`, JSON.stringify({ query: query.engine, ...variables }), ADMIN_HEADERS],
-        ['postgraphile', postgraphile.url, JSON.stringify({ query: query.postgraphile, ...variables }), {}],
-        ['hand-written SQL', `${handwritten.url}/${index}`, '{}', {}],
+      const runs: [string, string, string, Record<string, string>, Target][] = [
+        ['engine', `${engine.url}/v1/graphql`, JSON.stringify({ query: query.engine, ...variables }), ADMIN_HEADERS, engine],
+        ['postgraphile', postgraphile.url, JSON.stringify({ query: query.postgraphile, ...variables }), {}, postgraphile],
+        ['hand-written SQL', `${handwritten.url}/${index}`, '{}', {}, handwritten],
       ];
-      if (query.parameterized !== undefined) runs.push([PARAMETERIZED, `${handwritten.url}/${index}/parameterized`, '{}', {}]);
+      if (query.parameterized !== undefined) runs.push([PARAMETERIZED, `${handwritten.url}/${index}/parameterized`, '{}', {}, handwritten]);
       for (const [name, url, body, headers] of runs) {
         const answer = (await probe(url, body, headers)) as { errors?: unknown };
         if (answer.errors !== undefined) throw new Error(`${name} cannot answer "${query.name}": ${JSON.stringify(answer.errors)}`);
@@ -84,11 +85,15 @@ async function main(): Promise<void> {
       }
       // Rounds alternate the targets, so that a noisy moment of the machine does not fall
       // on one target only; each figure is the median of its rounds.
-      const rounds = new Map<string, LoadResult[]>(runs.map(([name]) => [name, []]));
+      const rounds = new Map<string, Measured[]>(runs.map(([name]) => [name, []]));
       for (let round = 0; round < ROUNDS; round++) {
-        for (const [name, url, body, headers] of runs) {
+        for (const [name, url, body, headers, target] of runs) {
           const sampler = name === 'engine' ? sampleRss(engine.child.pid!) : undefined;
-          rounds.get(name)!.push(await load(url, body, { seconds: SECONDS, connections: CONNECTIONS, headers }));
+          const cpuBefore = await processTreeCpuSeconds(target.child.pid!);
+          const result = await load(url, body, { seconds: SECONDS, connections: CONNECTIONS, headers });
+          const cpuAfter = await processTreeCpuSeconds(target.child.pid!);
+          const cpuUs = cpuBefore === null || cpuAfter === null || result.rps === 0 ? null : ((cpuAfter - cpuBefore) * 1e6) / (result.rps * SECONDS);
+          rounds.get(name)!.push({ ...result, cpuUs });
           if (sampler !== undefined) peakRss = Math.max(peakRss, await sampler.stop());
         }
       }
@@ -96,15 +101,15 @@ async function main(): Promise<void> {
       const ours = results.get('engine')!;
       for (const [name] of runs) {
         const result = results.get(name)!;
-        rows.push([query.name, name, result.rps.toFixed(0), result.p50.toFixed(1), result.p99.toFixed(1), String(result.errors)]);
+        rows.push([query.name, name, result.rps.toFixed(0), result.p50.toFixed(1), result.p99.toFixed(1), result.cpuUs === null ? 'n/a' : result.cpuUs.toFixed(1), String(result.errors)]);
       }
-      rows.push([query.name, 'engine / postgraphile', ratio(ours.rps, results.get('postgraphile')!.rps), '', '', '']);
-      rows.push([query.name, 'engine / hand-written', ratio(ours.rps, results.get('hand-written SQL')!.rps), '', '', '']);
+      rows.push([query.name, 'engine / postgraphile', ratio(ours.rps, results.get('postgraphile')!.rps), '', '', '', '']);
+      rows.push([query.name, 'engine / hand-written', ratio(ours.rps, results.get('hand-written SQL')!.rps), '', '', '', '']);
       const parameterized = results.get(PARAMETERIZED);
-      if (parameterized !== undefined) rows.push([query.name, `engine / ${PARAMETERIZED}`, ratio(ours.rps, parameterized.rps), '', '', '']);
+      if (parameterized !== undefined) rows.push([query.name, `engine / ${PARAMETERIZED}`, ratio(ours.rps, parameterized.rps), '', '', '', '']);
     }
     process.stdout.write(`machine load before the rounds: ${loadBefore}; after: ${loadAverage()}\n`);
-    printTable(['query', 'target', 'req/s', 'p50 ms', 'p99 ms', 'errors'], rows);
+    printTable(['query', 'target', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'errors'], rows);
     process.stdout.write(`\nengine resident memory under load: peak ${peakRss} MiB\n`);
     if (QUERIES_ONLY) return;
     const build = await measureSchemaBuild(pool, database.url, 500);
@@ -162,11 +167,22 @@ function loadAverage(): string {
   return `${loadavg().map((figure) => figure.toFixed(2)).join(', ')} on ${cpus().length} CPUs`;
 }
 
-function medianResult(results: LoadResult[]): LoadResult {
+/**
+ * A round's figures and the CPU time its target (with its child processes) spent per
+ * request: on a shared machine it moves less than a rate does, and it is what a target's
+ * cost is when the machine, not the target, limits the rate.
+ */
+interface Measured extends LoadResult {
+  cpuUs: number | null;
+}
+
+function medianResult(results: Measured[]): Measured {
+  const cpu = results.map((result) => result.cpuUs).filter((value): value is number => value !== null);
   return {
     rps: median(results.map((result) => result.rps)),
     p50: median(results.map((result) => result.p50)),
     p99: median(results.map((result) => result.p99)),
+    cpuUs: cpu.length === 0 ? null : median(cpu),
     errors: results.reduce((sum, result) => sum + result.errors, 0),
   };
 }
