@@ -50,7 +50,7 @@ export interface OnCpuShares {
  * The samples of a recording by where they were spent: in the kernel (by the system call
  * that entered it), in JavaScript (by the package or engine module of the innermost
  * JavaScript frame), in the garbage collector, in V8 and Node's native code, or in the
- * process's other threads (JIT compiler and GC helpers) when `mainThread` is given.
+ * process's threads other than `mainThread` (JIT compiler and GC helpers).
  */
 export async function onCpuShares(file: string, mainThread: number): Promise<OnCpuShares> {
   const script = spawn('perf', ['script', '-i', file], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -18,7 +18,7 @@ import { QUERIES, QUERY_TRACKING } from './queries.js';
  *
  * `--cpu-prof` samples on a wall-clock timer: with every core busy, time the engine spends
  * preempted inside a system call is counted as that call's. BENCH_PROFILE_PERF=1 (Linux,
- * `perf` installed) profiles with `perf record -e cpu-clock` instead (on-cpu-profile.ts): the
+ * `perf` installed, as root or with kernel.perf_event_paranoid at 1 or less) profiles with `perf record -e cpu-clock` instead (on-cpu-profile.ts): the
  * engine's CPU per request split by kernel system call, module and package, in µs.
  */
 const ON_CPU = process.env.BENCH_PROFILE_PERF === '1';

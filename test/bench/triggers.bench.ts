@@ -95,6 +95,8 @@ export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NAT
 
     let nextId = 1;
     const enginePid = engine.child.pid!;
+    /** CPU milliseconds per event between two readings (null when either is unknown or nothing arrived). */
+    const perEvent = (before: number | null, after: number | null, events: number) => (before === null || after === null || events === 0 ? null : ((after - before) * 1000) / events);
     /**
      * Single-row transactions at `rate` per second for `seconds`; latency = webhook receipt -
      * commit start; the engine's CPU from the first commit to the last delivery, per event.
@@ -119,8 +121,7 @@ export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NAT
       const cpuAfter = await cpuSeconds(enginePid);
       const latencies = [...sent].filter(([id]) => hook.received.has(id)).map(([id, at]) => hook.received.get(id)! - at).sort((a, b) => a - b);
       const pick = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-      const cpuMsPerEvent = cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1000) / latencies.length;
-      return { p50: pick(0.5), p99: pick(0.99), lost: total - latencies.length, cpuMsPerEvent };
+      return { p50: pick(0.5), p99: pick(0.99), lost: total - latencies.length, cpuMsPerEvent: perEvent(cpuBefore, cpuAfter, latencies.length) };
     };
     // The NATS servers of this machine (the engine's, when NATS runs here; any other one too).
     const natsPids = await natsServerPids();
@@ -129,7 +130,6 @@ export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NAT
       const each = await Promise.all(natsPids.map(cpuSeconds));
       return each.some((seconds) => seconds === null) ? null : each.reduce((sum: number, seconds) => sum + seconds!, 0);
     };
-    const perEvent = (before: number | null, after: number | null, events: number) => (before === null || after === null || events === 0 ? null : ((after - before) * 1000) / events);
     /**
      * `count` rows committed into `table` in transactions of 500 as fast as PostgreSQL takes
      * them; rate = delivered / (last delivery - first commit); CPU per delivered event of the
