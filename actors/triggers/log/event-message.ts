@@ -16,6 +16,12 @@ export const EVENT_HEADER = {
   split: 'Svc-Split',
   /** Set on a copy made by redeliver_event. */
   redelivery: 'Svc-Redelivery',
+  /** On a copy made for a retry: the attempt it carries (without it, the first). */
+  attempt: 'Svc-Attempt',
+  /** On a copy made for a retry: when it is due (ms since the epoch); pulled earlier, it waits. */
+  due: 'Svc-Due',
+  /** On a batch (event-batch.ts): each event's byte length and split, in order. */
+  batch: 'Svc-Batch',
 } as const;
 
 export interface EventParts {
@@ -44,6 +50,11 @@ export function encodeEvent(parts: EventParts): StoredEvent {
     `"created_at":${JSON.stringify(parts.createdAt)},"id":"${parts.id}"`;
   const tail = `,"trigger":{"name":${JSON.stringify(parts.trigger)}},"table":{"schema":${JSON.stringify(parts.table.schema)},"name":${JSON.stringify(parts.table.name)}}}`;
   return { body: Buffer.from(head + tail), split: Buffer.byteLength(head) };
+}
+
+/** The id of a stored event, read where encodeEvent put it: the 36 characters before the closing quote at `split`. */
+export function storedEventId(stored: Uint8Array, split: number): string {
+  return Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).toString('latin1', split - 37, split - 1);
 }
 
 export function eventHeaders(id: string, split: number, extra: Record<string, string> = {}): MsgHdrs {
