@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventLog } from '../log/event-log.js';
+import { jsonArrayOf } from '../log/json-array.js';
+import { HELD_MAX } from '../send-soon.js';
 import { formatCreatedAt } from '../log/event-message.js';
 import type { Trigger } from '../trigger-set.js';
 import type { AttemptResult } from './webhook.js';
@@ -50,6 +52,7 @@ interface Queued {
  */
 export class InvocationLog {
   #queued = new Map<string, Queued[]>();
+  #count = 0;
   #scheduled = false;
 
   constructor(private readonly eventLog: Pick<EventLog, 'append' | 'maxBody' | 'sends'>) {}
@@ -61,7 +64,10 @@ export class InvocationLog {
       const queue = this.#queued.get(subject);
       if (queue === undefined) this.#queued.set(subject, [{ record, stored: resolve, failed: reject }]);
       else queue.push({ record, stored: resolve, failed: reject });
-      if (!this.#scheduled) {
+      // Each record is a held send of its own: a pool's worth of calls ending together (a
+      // batch's) must not wait HOLD_MS for their slots, which free only once stored.
+      if (++this.#count === HELD_MAX) this.eventLog.sends.soon(() => this.#flush());
+      else if (!this.#scheduled) {
         this.#scheduled = true;
         this.eventLog.sends.held(() => this.#flush());
       }
@@ -71,10 +77,11 @@ export class InvocationLog {
   #flush(): void {
     const queued = this.#queued;
     this.#queued = new Map();
+    this.#count = 0;
     this.#scheduled = false;
     for (const [subject, entries] of queued) {
       for (const batch of batches(entries, this.eventLog.maxBody)) {
-        const body = batch.length === 1 ? batch[0]!.record : arrayOf(batch);
+        const body = batch.length === 1 ? batch[0]!.record : jsonArrayOf(batch.map((entry) => entry.record));
         // No Nats-Msg-Id: JetStream would track one per message for its whole duplicate
         // window; a copy stored by a retried publish has the same record ids and the log
         // reads drop them.
@@ -107,22 +114,6 @@ function batches(entries: Queued[], maxBody: number): Queued[][] {
   }
   if (batch.length > 0) out.push(batch);
   return out;
-}
-
-const OPEN_BRACKET = 0x5b;
-const COMMA = 0x2c;
-const CLOSE_BRACKET = 0x5d;
-
-function arrayOf(batch: Queued[]): Buffer {
-  const body = Buffer.allocUnsafe(batch.reduce((sum, entry) => sum + entry.record.length + 1, 1));
-  let offset = 0;
-  batch.forEach((entry, index) => {
-    body[offset] = index === 0 ? OPEN_BRACKET : COMMA;
-    body.set(entry.record, offset + 1);
-    offset += entry.record.length + 1;
-  });
-  body[offset] = CLOSE_BRACKET;
-  return body;
 }
 
 /** One record's JSON, at most `maxBody` bytes. */
