@@ -88,6 +88,7 @@ export const triggersActor: Actor = {
       eventLog,
       subjectOf: (name) => bus.subjects.eventsOf(name),
       onRefused: (detail) => context.announce('triggers.refused', detail),
+      batches: config.eventsClusterMaxInFlight === 0,
       log,
     });
     const feed = new ChangeFeedPublisher(bus, context.instance);

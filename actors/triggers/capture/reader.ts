@@ -28,8 +28,12 @@ export interface TransactionInfo {
 }
 
 export interface ChangeSink {
+  /** A transaction starts: whatever the sink holds of one read only in part (the reader stopped mid-way) is dropped. */
+  begin(): void;
   /** Returns the stores of the change's events; the commit is confirmed once all have resolved. */
   change(change: RowChange, transaction: TransactionInfo): Promise<unknown>[];
+  /** The transaction whose changes were just handed on committed: what the sink holds of it goes out now. */
+  commit(): void;
 }
 
 /** Above this many unstored events the replication socket is paused; below the low mark it resumes. */
@@ -131,6 +135,7 @@ export class ReplicationReader {
   #onMessage(lsn: string, message: Pgoutput.Message): void {
     switch (message.tag) {
       case 'begin':
+        this.options.sink.begin();
         this.#open = { commitLsn: message.commitLsn ?? lsn, commitTime: message.commitTime as bigint, ordinal: 0, session: null, traceParent: null, stores: [], tables: new Set() };
         return;
       case 'relation':
@@ -206,6 +211,7 @@ export class ReplicationReader {
   #onCommit(endLsn: string): void {
     const open = this.#open;
     this.#open = null;
+    if (open !== null) this.options.sink.commit();
     if (open !== null && open.tables.size > 0) this.options.onCommit([...open.tables], open.commitLsn);
     const confirmation: Confirmation = { lsn: parseLsn(endLsn), done: false };
     this.#confirmations.push(confirmation);

@@ -4,13 +4,14 @@ import type { Logger } from '../../../src/log/logger.js';
 import type { TypedLog } from '../../../src/log/log-types.js';
 import type { EngineMetrics } from '../../../src/metrics/engine-metrics.js';
 import type { EventLog } from '../log/event-log.js';
-import { EVENT_HEADER, webhookBody } from '../log/event-message.js';
+import { loggedEvents, type LoggedEvent } from '../log/event-batch.js';
+import { EVENT_HEADER, eventHeaders, webhookBody } from '../log/event-message.js';
 import type { Trigger } from '../trigger-set.js';
 import { InvocationLog, type Outcome } from './invocation.js';
 import { TriggerStats } from './trigger-stats.js';
 import type { WebhookClient } from './webhook.js';
 import { trace } from '@opentelemetry/api';
-import { extractTrace, natsHeaderGetter } from '../../../src/tracing/propagation.js';
+import { extractTrace, natsHeaderGetter, TRACEPARENT } from '../../../src/tracing/propagation.js';
 import { SpanKind, tracedEntry, type SpanOptions, type TraceContext } from '../../../src/tracing/tracer.js';
 
 /** A delivery not acknowledged within this long is handed to another worker (its worker died). */
@@ -29,23 +30,48 @@ export interface DeliveryCounters {
   inFlight: number;
 }
 
+/** A message of the event log taken for delivery, acked once every event in it is settled. */
+interface Carrier {
+  message: JsMsg;
+  unsettled: number;
+}
+
+/** One event of a carrier, waiting for a slot of the pool or being delivered. */
+interface Delivery {
+  carrier: Carrier;
+  event: LoggedEvent;
+  trigger: Trigger & { webhook: string };
+  /** 1 for the first try (compat-facts 4.2 `current_retry` is one less). */
+  attempt: number;
+}
+
 /**
- * Delivers events from the one durable consumer every instance shares (decision 3):
- * pulls only as many messages as it has free slots (`SERVICE_GRAPHQL_EVENTS_HTTP_POOL_SIZE`),
- * calls the webhook, records the attempt, then acks (success, or terminal failure) or
- * naks with the retry delay (compat-facts 4.2). JetStream's delivery count is the
- * attempt number; the consumer's max_ack_pending is the optional cluster-wide cap.
+ * Delivers events from the one durable consumer every instance shares (decision 3). A
+ * pulled message holds one event or a batch (event-batch.ts); its events take the pool's
+ * slots (`SERVICE_GRAPHQL_EVENTS_HTTP_POOL_SIZE`) as they free, and it is pulled only when
+ * none wait. Each event's webhook is called and the attempt recorded; a retry (compat-facts
+ * 4.2) is a copy of the event stored in the log, due after the delay, carrying its attempt.
+ * The message is acked once each of its events was delivered, failed for good, or left a
+ * stored copy to retry it: a worker that dies first leaves it to another, which calls the
+ * webhook again for those of its events already called (at least once).
  */
 export class DeliveryWorker {
   readonly counters: DeliveryCounters = { delivered: 0, failed: 0, retried: 0, archived: 0, inFlight: 0 };
   readonly triggerStats = new TriggerStats();
   #stopped = false;
-  #slotFreed: (() => void) | null = null;
+  #wake: (() => void) | null = null;
   #loop: Promise<void> | null = null;
   #consumer: Consumer | null = null;
-  /** Messages whose webhook call is under way: one timer keeps all their ack timers reset (a timer per call cost ~2% CPU). */
-  readonly #calling = new Set<JsMsg>();
+  /** Events waiting for a slot, oldest first. */
+  #waiting: Delivery[] = [];
+  /** Pulled messages whose trigger is being looked up. */
+  #accepting = 0;
+  /** Messages not yet settled: one timer keeps all their ack timers reset (a timer per call cost ~2% CPU). */
+  readonly #held = new Set<JsMsg>();
+  readonly #calling = new Set<Delivery>();
   #working: NodeJS.Timeout | null = null;
+  /** Events per pulled message lately, so that a pull asks for about as many events as there are free slots. */
+  #eventsPerMessage = 1;
   readonly #invocations: InvocationLog;
 
   constructor(
@@ -69,14 +95,14 @@ export class DeliveryWorker {
 
   /** Whether a webhook call for the event is under way on this instance (Hasura's "locked"). */
   isCalling(eventId: string): boolean {
-    for (const message of this.#calling) if (message.headers?.get(EVENT_HEADER.id) === eventId) return true;
+    for (const delivery of this.#calling) if (delivery.event.id === eventId) return true;
     return false;
   }
 
   start(): void {
     if (this.#loop !== null) return;
     this.#working = setInterval(() => {
-      for (const message of this.#calling) message.working();
+      for (const message of this.#held) message.working();
     }, WORKING_EVERY_MS);
     this.#working.unref();
     this.#loop = this.#run();
@@ -85,7 +111,7 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#working !== null) clearInterval(this.#working);
-    this.#slotFreed?.();
+    this.#wakeLoop();
     await this.#loop?.catch(() => undefined);
   }
 
@@ -132,20 +158,12 @@ export class DeliveryWorker {
         this.#consumer ??= await this.#ensureConsumer();
         const free = this.deps.poolSize - this.counters.inFlight;
         // Pull in batches: a pull per freed slot costs a round trip per event at full load.
-        if (free <= 0 || (free < Math.ceil(this.deps.poolSize / 4) && this.counters.inFlight > 0)) {
-          await new Promise<void>((resolve) => (this.#slotFreed = resolve));
+        if (this.#waiting.length > 0 || this.#accepting > 0 || free <= 0 || (free < Math.ceil(this.deps.poolSize / 4) && this.counters.inFlight > 0)) {
+          await new Promise<void>((resolve) => (this.#wake = resolve));
           continue;
         }
-        const messages = await this.#consumer.fetch({ max_messages: free, expires: FETCH_EXPIRES_MS });
-        for await (const message of messages) {
-          this.counters.inFlight++;
-          void this.#deliver(message).finally(() => {
-            this.counters.inFlight--;
-            const wake = this.#slotFreed;
-            this.#slotFreed = null;
-            wake?.();
-          });
-        }
+        const messages = await this.#consumer.fetch({ max_messages: Math.max(1, Math.floor(free / this.#eventsPerMessage)), expires: FETCH_EXPIRES_MS });
+        for await (const message of messages) void this.#accept(message);
         failures = 0;
       } catch (error) {
         if (this.#stopped) return;
@@ -157,76 +175,165 @@ export class DeliveryWorker {
     }
   }
 
-  async #deliver(message: JsMsg): Promise<void> {
-    const triggerName = message.subject.slice(this.deps.bus.subjects.eventsOf('').length);
-    const eventId = message.headers?.get(EVENT_HEADER.id) ?? '';
-    let trigger: Trigger | undefined;
+  #wakeLoop(): void {
+    const wake = this.#wake;
+    this.#wake = null;
+    wake?.();
+  }
+
+  /** Looks up the message's trigger and queues its events, or settles it whole when none can be delivered now. */
+  async #accept(message: JsMsg): Promise<void> {
+    this.#accepting++;
     try {
-      trigger = await this.deps.findTrigger(triggerName);
-    } catch (error) {
-      // Not knowing whether the trigger still exists, neither deliver nor archive: try again soon.
-      this.deps.log.warn({ err: error, trigger: triggerName, event_id: eventId }, 'cannot read the metadata for an event; retried later');
-      message.nak(UNKNOWN_TRIGGER_RETRY_MS);
-      return;
+      const triggerName = message.subject.slice(this.deps.bus.subjects.eventsOf('').length);
+      let events: LoggedEvent[];
+      try {
+        events = loggedEvents(message.data, message.headers);
+      } catch (error) {
+        // Nothing the engine stores looks like this: it can never be delivered.
+        this.deps.log.error({ err: error, trigger: triggerName, stream_sequence: message.seq }, 'event log message is not an event; dropped from delivery');
+        message.term();
+        return;
+      }
+      this.#eventsPerMessage = (this.#eventsPerMessage + events.length) / 2;
+      let trigger: Trigger | undefined;
+      try {
+        trigger = await this.deps.findTrigger(triggerName);
+      } catch (error) {
+        // Not knowing whether the trigger still exists, neither deliver nor archive: try again soon.
+        this.deps.log.warn({ err: error, trigger: triggerName, event_id: events[0]!.id }, 'cannot read the metadata for an event; retried later');
+        message.nak(UNKNOWN_TRIGGER_RETRY_MS);
+        return;
+      }
+      if (trigger === undefined) {
+        // Deleted trigger: its events stay in the log, archived, and are never delivered.
+        message.term();
+        this.counters.archived += events.length;
+        for (const event of events) this.deps.announce('triggers.archived', { trigger: triggerName, event_id: event.id });
+        return;
+      }
+      if (trigger.webhook === null) {
+        this.deps.log.error({ trigger: trigger.name }, 'webhook_from_env names an unset variable; event retried later');
+        message.nak(60_000);
+        return;
+      }
+      const dueInMs = Number(message.headers?.get(EVENT_HEADER.due) ?? 0) - Date.now();
+      if (dueInMs > 0) {
+        message.nak(dueInMs);
+        return;
+      }
+      if (this.#waiting.length >= this.deps.poolSize) {
+        // A pull sized for single events brought batches: what a pool's worth cannot start
+        // soon goes back to the stream for any instance, rather than wait here.
+        message.nak();
+        return;
+      }
+      const attempt = attemptOf(message);
+      // The stream's timestamp is when the message was stored: a retry's queue time includes its wait.
+      const queuedSeconds = Math.max(0, Date.now() - message.info.timestampNanos / 1e6) / 1000;
+      const carrier: Carrier = { message, unsettled: events.length };
+      const withWebhook = trigger as Trigger & { webhook: string };
+      this.#held.add(message);
+      for (const event of events) {
+        this.deps.metrics?.recordEventFetched(queuedSeconds);
+        this.#waiting.push({ carrier, event, trigger: withWebhook, attempt });
+      }
+      this.#startWaiting();
+    } finally {
+      this.#accepting--;
+      this.#wakeLoop();
     }
-    if (trigger === undefined) {
-      // Deleted trigger: its events stay in the log, archived, and are never delivered.
-      message.term();
-      this.counters.archived++;
-      this.deps.announce('triggers.archived', { trigger: triggerName, event_id: eventId });
-      return;
+  }
+
+  #startWaiting(): void {
+    while (!this.#stopped && this.counters.inFlight < this.deps.poolSize && this.#waiting.length > 0) {
+      const delivery = this.#waiting.shift()!;
+      this.counters.inFlight++;
+      void this.#deliver(delivery)
+        .catch((error: unknown) => this.deps.log.error({ err: error, trigger: delivery.trigger.name, event_id: delivery.event.id }, 'event delivery failed; its message is delivered again'))
+        .finally(() => {
+          this.counters.inFlight--;
+          this.#startWaiting();
+          this.#wakeLoop();
+        });
     }
-    const attempt = message.info.deliveryCount;
+  }
+
+  async #deliver(delivery: Delivery): Promise<void> {
+    const { carrier, event, trigger, attempt } = delivery;
+    const message = carrier.message;
     const currentRetry = attempt - 1;
-    // The stream's timestamp is when the event was stored: a retry's queue time includes its wait.
-    this.deps.metrics?.recordEventFetched(Math.max(0, Date.now() - message.info.timestampNanos / 1e6) / 1000);
-    if (trigger.webhook === null) {
-      this.deps.log.error({ trigger: trigger.name }, 'webhook_from_env names an unset variable; event retried later');
-      message.nak(60_000);
-      return;
-    }
-    // Every stored event carries where its data ends (event-message.ts eventHeaders).
-    const body = webhookBody(message.data, Number(message.headers!.get(EVENT_HEADER.split)), trigger.retry.num_retries, currentRetry);
-    this.#calling.add(message);
+    const body = webhookBody(event.body, event.split, trigger.retry.num_retries, currentRetry);
+    this.#calling.add(delivery);
     let result;
     try {
       const webhook = trigger.webhook;
       // Each attempt is the root of its own trace, linked to the traced request whose write caused the event (its traceparent header).
       const cause = extractTrace(message.headers, natsHeaderGetter);
-      result = await tracedEntry(`event delivery ${trigger.name}`, undefined, deliverySpan(trigger.name, eventId, attempt, cause), (trace) => this.deps.webhooks.post(trigger, webhook, body, trace));
+      result = await tracedEntry(`event delivery ${trigger.name}`, undefined, deliverySpan(trigger.name, event.id, attempt, cause), (trace) => this.deps.webhooks.post(trigger, webhook, body, trace));
     } finally {
-      this.#calling.delete(message);
+      this.#calling.delete(delivery);
     }
     // compat-facts 4.2: a usable Retry-After forces another try even when retries are used up.
     const outcome: Outcome = result.success ? 'delivered' : currentRetry < trigger.retry.num_retries || result.retryAfter !== null ? 'retry' : 'error';
     const retryInMs = outcome === 'retry' ? (result.retryAfter ?? trigger.retry.interval_sec) * 1000 : null;
     this.deps.metrics?.recordInvocation(trigger.name, result.success, outcome !== 'retry', result.ms / 1000);
-    const detail = { trigger: trigger.name, event_id: eventId, attempt, status: result.status, ms: Math.round(result.ms) };
+    const detail = { trigger: trigger.name, event_id: event.id, attempt, status: result.status, ms: Math.round(result.ms) };
     this.triggerStats.record(trigger.name, message.info.timestampNanos / 1e6, outcome);
     this.deps.webhookLog.info({ ...detail, outcome }, 'webhook');
-    // The event is settled as soon as the webhook answered: it stays in the event log either
-    // way, so acking it never waits for the attempt's record (a JetStream round trip).
-    if (outcome === 'delivered') {
-      this.deps.eventLog.sends.held(() => message.ack());
-      this.counters.delivered++;
-    } else if (outcome === 'retry') {
-      this.deps.eventLog.sends.held(() => message.nak(retryInMs!));
-      this.counters.retried++;
-    } else {
-      this.deps.eventLog.sends.held(() => message.term());
-      this.counters.failed++;
-    }
+    // The event is settled as soon as the webhook answered (its retry copy stored): it stays in
+    // the event log either way, so settling it never waits for the attempt's record.
+    if (outcome === 'delivered') this.counters.delivered++;
+    else if (outcome === 'retry') this.counters.retried++;
+    else this.counters.failed++;
+    const settled = outcome === 'retry' ? this.#storeRetry(delivery, retryInMs!).then(() => this.#settle(carrier)) : Promise.resolve(this.#settle(carrier));
+    // Awaited below, after the record: a rejection meanwhile must not count as unhandled.
+    settled.catch(() => undefined);
     // The record is stored meanwhile; the slot stays taken until it is (backpressure when
     // JetStream is slow), and the monitor hears of the outcome once the log shows it.
     try {
-      await this.#invocations.record(this.deps.bus.subjects.invocationsOf(trigger.name), { trigger, eventId, body, result, outcome, retryInMs });
+      await this.#invocations.record(this.deps.bus.subjects.invocationsOf(trigger.name), { trigger, eventId: event.id, body, result, outcome, retryInMs });
     } catch (error) {
       this.deps.log.warn({ err: error, ...detail }, 'invocation log record not stored');
     }
+    await settled;
     if (outcome === 'delivered') this.deps.eventLog.sends.held(() => this.deps.announce('triggers.delivered', detail));
     else if (outcome === 'retry') this.deps.eventLog.sends.held(() => this.deps.announce('triggers.retry', { ...detail, retry_in_s: retryInMs! / 1000 }));
     else this.deps.eventLog.sends.held(() => this.deps.announce('triggers.failed', { ...detail, response: result.response }));
   }
+
+  /**
+   * Stores the copy that makes the next attempt. Its id is the event's and the attempt's:
+   * a copy stored twice (the message delivered again after a lost ack) is dropped by the stream.
+   */
+  #storeRetry(delivery: Delivery, retryInMs: number): Promise<void> {
+    const { carrier, event, attempt } = delivery;
+    const next = attempt + 1;
+    const trace = carrier.message.headers?.get(TRACEPARENT);
+    const headers = eventHeaders(event.id, event.split, {
+      [EVENT_HEADER.attempt]: String(next),
+      [EVENT_HEADER.due]: String(Date.now() + retryInMs),
+      ...(trace === undefined || trace === '' ? {} : { [TRACEPARENT]: trace }),
+    });
+    return this.deps.eventLog.append(carrier.message.subject, event.body, `${event.id}.attempt.${next}`, headers, 'held');
+  }
+
+  /** One more of the carrier's events is settled; with the last, the message is acked. */
+  #settle(carrier: Carrier): void {
+    if (--carrier.unsettled > 0) return;
+    this.#held.delete(carrier.message);
+    this.deps.eventLog.sends.held(() => carrier.message.ack());
+  }
+}
+
+/**
+ * The attempt a copy made for a retry carries, else the first. Not JetStream's delivery
+ * count: a message handed back unstarted, or delivered again after its worker died
+ * mid-call, made no attempt with a record (compat-facts 4.2: `current_retry` counts tries).
+ */
+function attemptOf(message: JsMsg): number {
+  const carried = Number(message.headers?.get(EVENT_HEADER.attempt) ?? '');
+  return Number.isSafeInteger(carried) && carried > 0 ? carried : 1;
 }
 
 function deliverySpan(trigger: string, eventId: string, attempt: number, cause: TraceContext | undefined): SpanOptions {

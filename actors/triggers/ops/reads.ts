@@ -2,6 +2,7 @@ import type { JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import type { Bus } from '../../../src/bus/bus.js';
 import { decodeJson } from '../../../src/bus/wire.js';
 import type { InvocationRecord } from '../delivery/invocation.js';
+import { loggedEvents, type LoggedEvent } from '../log/event-batch.js';
 import { EVENT_HEADER } from '../log/event-message.js';
 import { scanStream } from './scan.js';
 
@@ -62,7 +63,10 @@ export class LogReader {
   async eventLogs(trigger: string, status: 'pending' | 'processed' | 'all', limit: number, offset: number): Promise<EventRow[]> {
     const events: StoredEventBody[] = [];
     await scanStream(this.bus.connection, this.js, this.bus.subjects.eventsStream, this.bus.subjects.eventsOf(trigger), (message) => {
-      events.push(decodeJson<StoredEventBody>(message.data));
+      // A message holds one event, or the array of a batch (event-batch.ts).
+      const stored = decodeJson<StoredEventBody | StoredEventBody[]>(message.data);
+      if (Array.isArray(stored)) events.push(...stored);
+      else events.push(stored);
     });
     const invocations = groupByEvent(await this.invocations(this.bus.subjects.invocationsOf(trigger)));
     // A redelivered event appears twice in the log; the newest copy stands for it.
@@ -76,13 +80,21 @@ export class LogReader {
     return records.reverse().slice(offset, offset + limit).map(invocationRow);
   }
 
-  /** The newest stored copy of an event, with its stream message. */
+  /** The newest stored copy of an event, alone or in a batch, with the subject it was stored on. */
   async findEvent(eventId: string): Promise<{ message: { data: Uint8Array; split: number; subject: string }; body: StoredEventBody } | null> {
     let found: { data: Uint8Array; split: number; subject: string } | null = null;
     await scanStream(this.bus.connection, this.js, this.bus.subjects.eventsStream, this.bus.subjects.eventsAll, (message: JsMsg) => {
-      if (message.headers?.get(EVENT_HEADER.id) === eventId) {
-        found = { data: message.data.slice(), split: Number(message.headers.get(EVENT_HEADER.split)), subject: message.subject };
+      const single = message.headers?.get(EVENT_HEADER.id) ?? '';
+      // A batch names its events only in its body: look there before reading its layout.
+      if (single !== eventId && (single !== '' || Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength).indexOf(eventId, 0, 'latin1') < 0)) return;
+      let events: LoggedEvent[];
+      try {
+        events = loggedEvents(message.data, message.headers);
+      } catch {
+        return; // not an event the engine stored: delivery drops it too
       }
+      const event = events.find((candidate) => candidate.id === eventId);
+      if (event !== undefined) found = { data: event.body.slice(), split: event.split, subject: message.subject };
     });
     if (found === null) return null;
     const message = found as { data: Uint8Array; split: number; subject: string };
