@@ -34,6 +34,8 @@ export interface DeliveryCounters {
 interface Carrier {
   message: JsMsg;
   unsettled: number;
+  /** A delivery of it failed unexpectedly: never acked here, it lapses to another delivery. */
+  abandoned: boolean;
 }
 
 /** One event of a carrier, waiting for a slot of the pool or being delivered. */
@@ -156,14 +158,20 @@ export class DeliveryWorker {
     while (!this.#stopped) {
       try {
         this.#consumer ??= await this.#ensureConsumer();
-        const free = this.deps.poolSize - this.counters.inFlight;
-        // Pull in batches: a pull per freed slot costs a round trip per event at full load.
-        if (this.#waiting.length > 0 || this.#accepting > 0 || free <= 0 || (free < Math.ceil(this.deps.poolSize / 4) && this.counters.inFlight > 0)) {
+        // Events taken and not done: the next pull goes out while a quarter of the pool's
+        // worth is still on hand, so that its round trip overlaps their calls; pulling per
+        // freed slot would cost a round trip per event at full load.
+        // A message whose trigger is still being looked up counts as the events a message
+        // brings lately: a lookup that hangs (the metadata store away) holds room, not the loop.
+        const onHand = this.counters.inFlight + this.#waiting.length + Math.ceil(this.#accepting * this.#eventsPerMessage);
+        const room = this.deps.poolSize - onHand;
+        if (room <= 0 || (room < Math.ceil(this.deps.poolSize / 4) && onHand > 0)) {
           await new Promise<void>((resolve) => (this.#wake = resolve));
           continue;
         }
-        const messages = await this.#consumer.fetch({ max_messages: Math.max(1, Math.floor(free / this.#eventsPerMessage)), expires: FETCH_EXPIRES_MS });
-        for await (const message of messages) void this.#accept(message);
+        const messages = await this.#consumer.fetch({ max_messages: Math.max(1, Math.floor(room / this.#eventsPerMessage)), expires: FETCH_EXPIRES_MS });
+        // A nak or term on a connection that closed meanwhile throws: the message lapses to another delivery.
+        for await (const message of messages) void this.#accept(message).catch(() => undefined);
         failures = 0;
       } catch (error) {
         if (this.#stopped) return;
@@ -231,7 +239,7 @@ export class DeliveryWorker {
       const attempt = attemptOf(message);
       // The stream's timestamp is when the message was stored: a retry's queue time includes its wait.
       const queuedSeconds = Math.max(0, Date.now() - message.info.timestampNanos / 1e6) / 1000;
-      const carrier: Carrier = { message, unsettled: events.length };
+      const carrier: Carrier = { message, unsettled: events.length, abandoned: false };
       const withWebhook = trigger as Trigger & { webhook: string };
       this.#held.add(message);
       for (const event of events) {
@@ -250,7 +258,10 @@ export class DeliveryWorker {
       const delivery = this.#waiting.shift()!;
       this.counters.inFlight++;
       void this.#deliver(delivery)
-        .catch((error: unknown) => this.deps.log.error({ err: error, trigger: delivery.trigger.name, event_id: delivery.event.id }, 'event delivery failed; its message is delivered again'))
+        .catch((error: unknown) => {
+          this.#abandon(delivery.carrier);
+          if (!this.#stopped) this.deps.log.error({ err: error, trigger: delivery.trigger.name, event_id: delivery.event.id }, 'event delivery failed; its message is delivered again');
+        })
         .finally(() => {
           this.counters.inFlight--;
           this.#startWaiting();
@@ -302,9 +313,16 @@ export class DeliveryWorker {
     else this.deps.eventLog.sends.held(() => this.deps.announce('triggers.failed', { ...detail, response: result.response }));
   }
 
+  /** Its ack timer stops being reset: within ACK_WAIT_MS JetStream delivers the message again, its events not yet settled with it. */
+  #abandon(carrier: Carrier): void {
+    carrier.abandoned = true;
+    this.#held.delete(carrier.message);
+  }
+
   /**
-   * Stores the copy that makes the next attempt. Its id is the event's and the attempt's:
-   * a copy stored twice (the message delivered again after a lost ack) is dropped by the stream.
+   * Stores the copy that makes the next attempt. Its id names the message it came from and
+   * the attempt: a copy stored twice (that message delivered again after a lost ack) is
+   * dropped by the stream, while a redelivered copy's own retries are new messages.
    */
   #storeRetry(delivery: Delivery, retryInMs: number): Promise<void> {
     const { carrier, event, attempt } = delivery;
@@ -315,12 +333,12 @@ export class DeliveryWorker {
       [EVENT_HEADER.due]: String(Date.now() + retryInMs),
       ...(trace === undefined || trace === '' ? {} : { [TRACEPARENT]: trace }),
     });
-    return this.deps.eventLog.append(carrier.message.subject, event.body, `${event.id}.attempt.${next}`, headers, 'held');
+    return this.deps.eventLog.append(carrier.message.subject, event.body, `${event.id}.${carrier.message.seq}.attempt.${next}`, headers, 'held');
   }
 
   /** One more of the carrier's events is settled; with the last, the message is acked. */
   #settle(carrier: Carrier): void {
-    if (--carrier.unsettled > 0) return;
+    if (--carrier.unsettled > 0 || carrier.abandoned) return;
     this.#held.delete(carrier.message);
     this.deps.eventLog.sends.held(() => carrier.message.ack());
   }
