@@ -64,7 +64,7 @@ function read(events: ChangeEvents, names: string[], commit = true): Promise<unk
 }
 
 describe('capture in batches', () => {
-  it('stores a transaction per trigger in batches of up to 100 at its commit, named by first event and count', async () => {
+  it('stores a transaction per trigger in batches of up to 100, each once full or at the commit, named by first and last event and count', async () => {
     const { events, appended } = sink(1_000_000);
     const stores = read(events, Array.from({ length: 150 }, (_, i) => `row ${i}`));
     await Promise.all(stores);
@@ -75,7 +75,7 @@ describe('capture in batches', () => {
       ['events.a', 50],
       ['events.b', 50],
     ]);
-    for (const entry of appended) expect(entry.msgId).toBe(`${entry.ids[0]}+${entry.ids.length}`);
+    for (const entry of appended) expect(entry.msgId).toBe(`${entry.ids[0]}+${entry.ids.at(-1)}+${entry.ids.length}`);
     expect(new Set(appended.flatMap((entry) => entry.ids)).size).toBe(300);
   });
 
@@ -97,7 +97,7 @@ describe('capture in batches', () => {
     expect(appended.map((entry) => entry.ids.length)).toEqual([2, 2]);
   });
 
-  it('stores nothing of a transaction read in part, and the whole of it read again', async () => {
+  it('stores no open batch of a transaction read in part, and the whole of it read again', async () => {
     const { events, appended } = sink(1_000_000);
     const partial = read(events, ['one', 'two'], false);
     const settled = Promise.allSettled(partial);
@@ -105,6 +105,20 @@ describe('capture in batches', () => {
     expect((await settled).map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected', 'rejected']);
     await Promise.all(again);
     expect(appended.map((entry) => entry.ids.length)).toEqual([3, 3]);
+  });
+
+  it('counts the events its open batches hold, which only more of their transaction can store', async () => {
+    const { events, appended } = sink(1_000_000);
+    read(events, Array.from({ length: 130 }, (_, i) => `row ${i}`), false);
+    expect(events.held).toBe(60);
+    expect(appended.map((entry) => entry.ids.length)).toEqual([100, 100]);
+    events.commit();
+    expect(events.held).toBe(0);
+    const dropped = Promise.allSettled(read(events, ['one'], false));
+    expect(events.held).toBe(2);
+    events.begin();
+    expect(events.held).toBe(0);
+    expect((await dropped).map((result) => result.status)).toEqual(['rejected', 'rejected']);
   });
 
   it('stores each event alone with batches off', async () => {

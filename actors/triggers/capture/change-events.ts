@@ -27,14 +27,15 @@ interface OpenBatch {
  * Turns row changes into events of the triggers that match them (compat-facts 4.1, 4.4):
  * INSERT and DELETE fire on any row, UPDATE only when a listened column changed;
  * `payload` picks the columns delivered. A transaction's events of one trigger go to the
- * event log in batches (event-batch.ts) of up to BATCH_EVENTS, stored at its commit;
- * an event alone in its batch is stored as itself. With `batches` off, each event is.
+ * event log in batches (event-batch.ts) of up to BATCH_EVENTS, each stored once full or at
+ * the commit; an event alone in its batch is stored as itself. With `batches` off, each event is.
  */
 export class ChangeEvents implements ChangeSink {
   captured = 0;
   refused = 0;
   /** The open batches of the transaction being read, by trigger. */
   #open = new Map<string, OpenBatch>();
+  #held = 0;
 
   constructor(
     private readonly deps: {
@@ -57,6 +58,12 @@ export class ChangeEvents implements ChangeSink {
   begin(): void {
     for (const batch of this.#open.values()) batch.settle.reject(new StoppedError('transaction read in part'));
     this.#open.clear();
+    this.#held = 0;
+  }
+
+  /** Events in open batches: stored once their batch fills or their transaction commits, whatever else is stored first. */
+  get held(): number {
+    return this.#held;
   }
 
   change(change: RowChange, transaction: TransactionInfo): Promise<unknown>[] {
@@ -104,6 +111,7 @@ export class ChangeEvents implements ChangeSink {
       this.#open.set(trigger.name, batch);
     }
     batch.events.push({ id, stored, op });
+    this.#held++;
     batch.bytes += stored.body.length + 1;
     return batch.stored;
   }
@@ -111,15 +119,17 @@ export class ChangeEvents implements ChangeSink {
   #store(batch: OpenBatch): void {
     const { trigger, transaction, events } = batch;
     if (this.#open.get(trigger.name) === batch) this.#open.delete(trigger.name);
+    this.#held -= events.length;
     const first = events[0]!;
+    const last = events[events.length - 1]!;
     const stored =
       events.length === 1
         ? this.#append(trigger, transaction, first.id, first.stored, first.op)
         : (() => {
             const { body, layout } = encodeBatch(events.map((event) => event.stored));
-            // The first event's id and the count name the batch: a different cut of the same WAL
-            // (maxBody changed between two reads) is stored again, never taken for this one.
-            return this.deps.eventLog.append(this.deps.subjectOf(trigger.name), body, `${first.id}+${events.length}`, headersWith({ [EVENT_HEADER.batch]: layout, ...traced(transaction) }));
+            // Its first and last events and their count name the batch: a different cut of the
+            // same WAL (maxBody changed between two reads) is stored again, never taken for this one.
+            return this.deps.eventLog.append(this.deps.subjectOf(trigger.name), body, `${first.id}+${last.id}+${events.length}`, headersWith({ [EVENT_HEADER.batch]: layout, ...traced(transaction) }));
           })();
     stored.then(batch.settle.resolve, batch.settle.reject);
   }

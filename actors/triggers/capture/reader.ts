@@ -34,6 +34,8 @@ export interface ChangeSink {
   change(change: RowChange, transaction: TransactionInfo): Promise<unknown>[];
   /** The transaction whose changes were just handed on committed: what the sink holds of it goes out now. */
   commit(): void;
+  /** Events whose stores wait for more of their transaction (counted unstored, never the reason to pause: pausing would keep them waiting). */
+  readonly held: number;
 }
 
 /** Above this many unstored events the replication socket is paused; below the low mark it resumes. */
@@ -200,12 +202,12 @@ export class ReplicationReader {
       () => this.#stored(),
       () => this.#stored(),
     );
-    if (this.#unstored > PAUSE_ABOVE && !this.#paused) this.#setPaused(true);
+    if (this.#unstored - this.options.sink.held > PAUSE_ABOVE && !this.#paused) this.#setPaused(true);
   }
 
   #stored(): void {
     this.#unstored--;
-    if (this.#paused && this.#unstored < RESUME_BELOW) this.#setPaused(false);
+    if (this.#paused && this.#unstored - this.options.sink.held < RESUME_BELOW) this.#setPaused(false);
   }
 
   #onCommit(endLsn: string): void {
