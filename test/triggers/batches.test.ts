@@ -19,8 +19,8 @@ let engine: TestEngine;
 let hook: Webhook;
 let bus: Bus;
 const announced: MonitorEvent[] = [];
-/** Rows whose webhook answers 500 this many times before a 200, by name. */
-const failures = new Map<string, number>();
+/** What the webhook answers each call of a row's event, by the row's name; the last status repeats. 200 for any other row. */
+const script = new Map<string, number[]>();
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -28,7 +28,8 @@ beforeAll(async () => {
   hook = await startWebhook((request) => {
     const name = request.body?.event?.data?.new?.name as string;
     const before = hook.received.filter((r) => r.body?.id === request.body?.id).length - 1;
-    return { status: before < (failures.get(name) ?? 0) ? 500 : 200 };
+    const statuses = script.get(name) ?? [200];
+    return { status: statuses[Math.min(before, statuses.length - 1)] };
   });
   engine = await startTestEngine({ databaseUrl: db.url, env: { SERVICE_GRAPHQL_LOG_LEVEL: 'error' } });
   bus = await Bus.connect({ servers: inject('natsUrl'), prefix: engine.prefix, name: 'batches-test', log: createLogger('silent') });
@@ -100,7 +101,7 @@ describe('a transaction of many rows', () => {
   });
 
   it('retries a failing event of a batch alone, its copies carrying the attempt; the others are called once', async () => {
-    failures.set('flaky', 2);
+    script.set('flaky', [500, 500, 200]);
     await db.sql(`insert into job select g, case when g = 305 then 'flaky' else 'steady' end from generate_series(301, 320) g`);
     const flaky = await eventually(() => (callsOf(305, 305).length >= 3 ? callsOf(305, 305) : undefined), 20_000, 'three attempts of the failing event');
     await sleep(1_500); // a fourth attempt, or a second call of another row, would have come by now
@@ -119,6 +120,22 @@ describe('a transaction of many rows', () => {
     const byId = await engine.query({ type: 'get_event_by_id', args: { event_id: eventId } });
     expect(byId.json.event).toMatchObject({ delivered: true, tries: 3 });
     expect(byId.json.invocations.map((i: any) => i.status)).toEqual([200, 500, 500]);
+  });
+
+  it('retries a redelivered event that fails again, though its first retry was stored moments ago', async () => {
+    script.set('again', [500, 200, 500, 200]);
+    await db.sql(`insert into job select g, case when g = 352 then 'again' else 'steady' end from generate_series(351, 353) g`);
+    const first = await eventually(() => (callsOf(352, 352).length >= 2 ? callsOf(352, 352) : undefined), 10_000, 'the retried first delivery');
+    expect((await engine.query({ type: 'redeliver_event', args: { event_id: first[0]!.body.id } })).json).toEqual({ message: 'success' });
+    const calls = await eventually(() => (callsOf(352, 352).length >= 4 ? callsOf(352, 352) : undefined), 10_000, "the redelivery's retry");
+    expect(calls.map((r) => r.body.delivery_info.current_retry)).toEqual([0, 1, 0, 1]);
+  });
+
+  it('lists each event once where it was captured, however often it was retried', async () => {
+    const rows = (await engine.query({ type: 'get_event_logs', args: { trigger_name: 'job_created', limit: 1000 } })).json;
+    const ids = rows.map((row: any) => row.payload.data.new.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual([...ids].sort((a: number, b: number) => b - a));
   });
 
   it('drops from delivery a message of the log that is not an event, and goes on delivering', async () => {

@@ -69,8 +69,8 @@ export class LogReader {
       else events.push(stored);
     });
     const invocations = groupByEvent(await this.invocations(this.bus.subjects.invocationsOf(trigger)));
-    // A redelivered event appears twice in the log; the newest copy stands for it.
-    const rows = dedupe(events.reverse()).map((event) => this.row(event, invocations.get(event.id) ?? []));
+    // A retried or redelivered event appears again in the log: listed once, where it was captured (newest first).
+    const rows = dedupe(events).reverse().map((event) => this.row(event, invocations.get(event.id) ?? []));
     const wanted = rows.filter((row) => status === 'all' || (status === 'processed') === (row.delivered || row.error));
     return wanted.slice(offset, offset + limit);
   }
