@@ -121,17 +121,17 @@ export class ChangeEvents implements ChangeSink {
     if (this.#open.get(trigger.name) === batch) this.#open.delete(trigger.name);
     this.#held -= events.length;
     const first = events[0]!;
-    const last = events[events.length - 1]!;
-    const stored =
-      events.length === 1
-        ? this.#append(trigger, transaction, first.id, first.stored, first.op)
-        : (() => {
-            const { body, layout } = encodeBatch(events.map((event) => event.stored));
-            // Its first and last events and their count name the batch: a different cut of the
-            // same WAL (maxBody changed between two reads) is stored again, never taken for this one.
-            return this.deps.eventLog.append(this.deps.subjectOf(trigger.name), body, `${first.id}+${last.id}+${events.length}`, headersWith({ [EVENT_HEADER.batch]: layout, ...traced(transaction) }));
-          })();
+    const stored = events.length === 1 ? this.#append(trigger, transaction, first.id, first.stored, first.op) : this.#appendBatch(batch);
     stored.then(batch.settle.resolve, batch.settle.reject);
+  }
+
+  /** Appends a batch of two events or more: none is larger than NATS accepts, nor is their batch (#add). */
+  #appendBatch({ trigger, transaction, events }: OpenBatch): Promise<void> {
+    const { body, layout } = encodeBatch(events.map((event) => event.stored));
+    // Its first and last events and their count name the batch: a different cut of the
+    // same WAL (maxBody changed between two reads) is stored again, never taken for this one.
+    const msgId = `${events[0]!.id}+${events[events.length - 1]!.id}+${events.length}`;
+    return this.deps.eventLog.append(this.deps.subjectOf(trigger.name), body, msgId, headersWith({ [EVENT_HEADER.batch]: layout, ...traced(transaction) }));
   }
 
   /** Appends one event as its own message; one larger than NATS accepts is refused, and said so. */

@@ -36,6 +36,8 @@ interface Carrier {
   unsettled: number;
   /** A delivery of it failed unexpectedly: never acked here, it lapses to another delivery. */
   abandoned: boolean;
+  /** The traced request whose write caused its events (its traceparent header), read once for them all. */
+  cause: TraceContext | undefined;
 }
 
 /** One event of a carrier, waiting for a slot of the pool or being delivered. */
@@ -239,7 +241,7 @@ export class DeliveryWorker {
       const attempt = attemptOf(message);
       // The stream's timestamp is when the message was stored: a retry's queue time includes its wait.
       const queuedSeconds = Math.max(0, Date.now() - message.info.timestampNanos / 1e6) / 1000;
-      const carrier: Carrier = { message, unsettled: events.length, abandoned: false };
+      const carrier: Carrier = { message, unsettled: events.length, abandoned: false, cause: extractTrace(message.headers, natsHeaderGetter) };
       const withWebhook = trigger as Trigger & { webhook: string };
       this.#held.add(message);
       for (const event of events) {
@@ -279,9 +281,8 @@ export class DeliveryWorker {
     let result;
     try {
       const webhook = trigger.webhook;
-      // Each attempt is the root of its own trace, linked to the traced request whose write caused the event (its traceparent header).
-      const cause = extractTrace(message.headers, natsHeaderGetter);
-      result = await tracedEntry(`event delivery ${trigger.name}`, undefined, deliverySpan(trigger.name, event.id, attempt, cause), (trace) => this.deps.webhooks.post(trigger, webhook, body, trace));
+      // Each attempt is the root of its own trace, linked to the traced request whose write caused the event.
+      result = await tracedEntry(`event delivery ${trigger.name}`, undefined, deliverySpan(trigger.name, event.id, attempt, carrier.cause), (trace) => this.deps.webhooks.post(trigger, webhook, body, trace));
     } finally {
       this.#calling.delete(delivery);
     }
