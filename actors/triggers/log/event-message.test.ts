@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../test/harness/seeded-random.js';
-import { formatCreatedAt } from './event-message.js';
+import { formatCreatedAt, formatCreatedAtMillis } from './event-message.js';
 
 /** The text made afresh every time, as Hasura's `timestamp` column shows it. */
 function fresh(microsSinceEpoch: bigint): string {
@@ -21,5 +21,19 @@ describe('formatCreatedAt', () => {
     }
     for (const micros of cases) expect(formatCreatedAt(micros), String(micros)).toBe(fresh(micros));
     expect(formatCreatedAt(1_795_000_000_123_456n)).toBe('2026-11-18T11:06:40.123456');
+  });
+});
+
+describe('formatCreatedAtMillis', () => {
+  it('writes what formatCreatedAt does for the same time in microseconds', () => {
+    const pick = seededRandom(7);
+    let at = 1_795_000_000_000;
+    const cases = [0, 999, 1000, -1, -1500, 1_795_000_000_123];
+    for (let step = 0; step < 2000; step++) {
+      at += pick(4) === 0 ? pick(3_000) : pick(2);
+      cases.push(at);
+    }
+    for (const millis of cases) expect(formatCreatedAtMillis(millis), String(millis)).toBe(formatCreatedAt(BigInt(millis) * 1000n));
+    expect(formatCreatedAtMillis(1_795_000_000_123)).toBe('2026-11-18T11:06:40.123000');
   });
 });

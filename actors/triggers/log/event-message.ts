@@ -97,14 +97,26 @@ export function manualEventId(): string {
  */
 export function formatCreatedAt(microsSinceEpoch: bigint): string {
   const micros = Number(microsSinceEpoch % 1_000_000n);
-  const second = microsSinceEpoch - BigInt(micros);
-  // Before 1970 a second's microseconds fall in two seconds of the Date: not kept.
-  if (second !== lastSecond || microsSinceEpoch < 0n) {
-    lastSecond = second;
-    lastSecondText = new Date(Number(microsSinceEpoch / 1000n)).toISOString().slice(0, 19);
-  }
-  return `${lastSecondText}.${String(micros).padStart(6, '0')}`;
+  // Before 1970 a second's microseconds fall in two seconds of the Date: made afresh.
+  if (microsSinceEpoch < 0n) return `${new Date(Number(microsSinceEpoch / 1000n)).toISOString().slice(0, 19)}.${String(micros).padStart(6, '0')}`;
+  return `${secondText(Number(microsSinceEpoch / 1_000_000n))}.${String(micros).padStart(6, '0')}`;
 }
 
-let lastSecond = -1n;
+/** formatCreatedAt of a time in milliseconds (Date.now()), without BigInt arithmetic: an invocation record writes two. */
+export function formatCreatedAtMillis(millisSinceEpoch: number): string {
+  if (millisSinceEpoch < 0) return formatCreatedAt(BigInt(millisSinceEpoch) * 1000n);
+  const millis = millisSinceEpoch % 1000;
+  return `${secondText((millisSinceEpoch - millis) / 1000)}.${String(millis).padStart(3, '0')}000`;
+}
+
+/** The date and time of a second since the epoch (not before it), kept for the last second asked. */
+function secondText(second: number): string {
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastSecondText = new Date(second * 1000).toISOString().slice(0, 19);
+  }
+  return lastSecondText;
+}
+
+let lastSecond = -1;
 let lastSecondText = '';
