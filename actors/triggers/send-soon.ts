@@ -9,8 +9,8 @@ export const HOLD_MS = 20;
 
 /**
  * Held sends that go out in this turn however long they could still wait: a process that
- * only delivers (capture on another instance) has no `soon` sends to carry them, and a
- * delivery keeps its slot of the pool until its record is stored.
+ * only delivers (capture on another instance) has no `soon` sends to carry them, and
+ * records waiting to be stored hold room of the pool (delivery/worker.ts).
  */
 export const HELD_MAX = 64;
 
