@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../test/harness/seeded-random.js';
-import { formatCreatedAt, formatCreatedAtMillis } from './event-message.js';
+import { hash } from 'node:crypto';
+import { capturedEventId, formatCreatedAt, formatCreatedAtMillis } from './event-message.js';
 
 /** The text made afresh every time, as Hasura's `timestamp` column shows it. */
 function fresh(microsSinceEpoch: bigint): string {
@@ -35,5 +36,27 @@ describe('formatCreatedAtMillis', () => {
     }
     for (const millis of cases) expect(formatCreatedAtMillis(millis), String(millis)).toBe(formatCreatedAt(BigInt(millis) * 1000n));
     expect(formatCreatedAtMillis(1_795_000_000_123)).toBe('2026-11-18T11:06:40.123000');
+  });
+});
+
+/** The version 5 layout set on the digest's bytes, as RFC 4122 writes it. */
+function uuidOfDigest(name: string): string {
+  const digest = hash('sha1', name, 'buffer');
+  digest[6] = (digest[6]! & 0x0f) | 0x50;
+  digest[8] = (digest[8]! & 0x3f) | 0x80;
+  const hex = digest.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+describe('capturedEventId', () => {
+  it('is the version 5 layout of the digest of the LSN, the position and the trigger', () => {
+    const pick = seededRandom(11);
+    for (let step = 0; step < 5000; step++) {
+      const lsn = `${pick(256).toString(16).toUpperCase()}/${pick(2 ** 31).toString(16).toUpperCase()}`;
+      const ordinal = pick(100_000);
+      const trigger = `trigger_${pick(1000)}`;
+      expect(capturedEventId(lsn, ordinal, trigger)).toBe(uuidOfDigest(`${lsn}|${ordinal}|${trigger}`));
+    }
+    expect(capturedEventId('0/16B3748', 1, 't')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 });

