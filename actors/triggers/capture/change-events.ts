@@ -36,6 +36,8 @@ export class ChangeEvents implements ChangeSink {
   /** The open batches of the transaction being read, by trigger. */
   #open = new Map<string, OpenBatch>();
   #held = 0;
+  #commitTime: bigint | null = null;
+  #commitTimeText = '';
 
   constructor(
     private readonly deps: {
@@ -81,7 +83,7 @@ export class ChangeEvents implements ChangeSink {
         oldJson: change.old === null ? 'null' : this.#rowJson(change, change.old, spec.payload),
         newJson: change.new === null ? 'null' : this.#rowJson(change, change.new, spec.payload),
         sessionJson: transaction.session ?? 'null',
-        createdAt: formatCreatedAt(transaction.commitTime),
+        createdAt: this.#createdAt(transaction),
       });
       this.captured++;
       stores.push(this.#add(trigger, transaction, id, stored, change.op));
@@ -144,6 +146,15 @@ export class ChangeEvents implements ChangeSink {
       this.deps.log.error(detail, 'event refused: larger than the NATS max payload');
       this.deps.onRefused(detail);
     });
+  }
+
+  /** A transaction's events share its commit time: its text is made once. */
+  #createdAt(transaction: TransactionInfo): string {
+    if (transaction.commitTime !== this.#commitTime) {
+      this.#commitTime = transaction.commitTime;
+      this.#commitTimeText = formatCreatedAt(transaction.commitTime);
+    }
+    return this.#commitTimeText;
   }
 
   #rowJson(change: RowChange, row: Record<string, string | null>, payload: '*' | string[] | undefined): string {

@@ -35,16 +35,23 @@ export function loggedEvents(data: Uint8Array, headers: MsgHdrs | undefined): Lo
     if (id === '' || !isSplit(split, data.length)) throw new MalformedEventMessageError('an event without its id or split header');
     return [{ id, body: data, split }];
   }
+  // Read with indexOf rather than split: a batch's layout is read once per event delivered.
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   const events: LoggedEvent[] = [];
   let start = 1;
-  for (const entry of layout.split(',')) {
-    const [length, split] = entry.split(':').map(Number) as [number, number | undefined];
-    if (!Number.isInteger(length) || split === undefined || !isSplit(split, length) || start + length >= data.length) {
+  for (let at = 0; ; ) {
+    const colon = layout.indexOf(':', at);
+    const next = layout.indexOf(',', at);
+    const comma = next === -1 ? layout.length : next;
+    const length = colon === -1 || colon > comma ? Number.NaN : Number(layout.slice(at, colon));
+    const split = Number(layout.slice(colon + 1, comma));
+    if (!Number.isInteger(length) || !isSplit(split, length) || start + length >= data.length) {
       throw new MalformedEventMessageError(`a batch whose layout does not match its ${data.length} bytes`);
     }
-    const body = data.subarray(start, start + length);
-    events.push({ id: storedEventId(body, split), body, split });
+    events.push({ id: storedEventId(bytes, start, split), body: bytes.subarray(start, start + length), split });
     start += length + 1;
+    if (comma === layout.length) break;
+    at = comma + 1;
   }
   if (start !== data.length) throw new MalformedEventMessageError(`a batch whose layout does not match its ${data.length} bytes`);
   return events;
