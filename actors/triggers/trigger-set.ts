@@ -20,14 +20,13 @@ export interface Trigger {
   retry: { num_retries: number; interval_sec: number; timeout_sec: number };
 }
 
-const tableKey = (schema: string, name: string): string => `${schema}\u0000${name}`;
-
 /**
  * The event triggers of one metadata object, by table and by name (interface 2.6).
  * Environment values are resolved once, when the set is built (compat-facts 4.1).
  */
 export class TriggerSet {
-  readonly #byTable = new Map<string, Trigger[]>();
+  /** By schema, then table: capture looks up every change's table, and a joined key was a new string to hash each time. */
+  readonly #byTable = new Map<string, Map<string, Trigger[]>>();
   readonly #byName = new Map<string, Trigger>();
 
   constructor(metadata: Metadata | null, env: NodeJS.ProcessEnv = process.env) {
@@ -47,8 +46,9 @@ export class TriggerSet {
             retry: { ...RETRY_DEFAULTS, ...entry.retry_conf },
           };
           this.#byName.set(entry.name, trigger);
-          const key = tableKey(table.table.schema, table.table.name);
-          this.#byTable.set(key, [...(this.#byTable.get(key) ?? []), trigger]);
+          let tables = this.#byTable.get(table.table.schema);
+          if (tables === undefined) this.#byTable.set(table.table.schema, (tables = new Map()));
+          tables.set(table.table.name, [...(tables.get(table.table.name) ?? []), trigger]);
         }
       }
     }
@@ -63,12 +63,12 @@ export class TriggerSet {
   }
 
   onTable(schema: string, name: string): readonly Trigger[] {
-    return this.#byTable.get(tableKey(schema, name)) ?? [];
+    return this.#byTable.get(schema)?.get(name) ?? [];
   }
 
   /** The tables that have at least one trigger: what the publication must hold. */
   tables(): QualifiedName[] {
-    return [...this.#byTable.values()].map((triggers) => triggers[0]!.table);
+    return [...this.#byTable.values()].flatMap((tables) => [...tables.values()].map((triggers) => triggers[0]!.table));
   }
 }
 

@@ -159,13 +159,27 @@ export class ChangeEvents implements ChangeSink {
 
   #rowJson(change: RowChange, row: Record<string, string | null>, payload: '*' | string[] | undefined): string {
     const wanted = payload === undefined || payload === '*' ? null : new Set(payload);
-    const fields: string[] = [];
-    for (const column of change.columns) {
+    const keys = keysOf(change.columns);
+    let json = '';
+    for (let index = 0; index < change.columns.length; index++) {
+      const column = change.columns[index]!;
       if (wanted !== null && !wanted.has(column.name)) continue;
-      fields.push(`${JSON.stringify(column.name)}:${this.deps.values.toJson(column.typeOid, row[column.name])}`);
+      json += `${json === '' ? '' : ','}${keys[index]}${this.deps.values.toJson(column.typeOid, row[column.name])}`;
     }
-    return `{${fields.join(',')}}`;
+    return `{${json}}`;
   }
+}
+
+/** Each column's name as a JSON key (`"name":`), made once per relation: a table's columns stay one array until it changes. */
+const columnKeys = new WeakMap<RowChange['columns'], string[]>();
+
+function keysOf(columns: RowChange['columns']): string[] {
+  let keys = columnKeys.get(columns);
+  if (keys === undefined) {
+    keys = columns.map((column) => `${JSON.stringify(column.name)}:`);
+    columnKeys.set(columns, keys);
+  }
+  return keys;
 }
 
 function traced(transaction: TransactionInfo): Record<string, string> {

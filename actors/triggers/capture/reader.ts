@@ -57,8 +57,8 @@ interface OpenTransaction {
   session: string | null;
   traceParent: string | null;
   stores: Promise<unknown>[];
-  /** The relation keys of the tables it changed, for the change feed. */
-  tables: Set<string>;
+  /** The tables it changed, for the change feed: their keys are made at the commit, not per change. */
+  tables: Set<Pgoutput.MessageRelation>;
 }
 
 /**
@@ -160,7 +160,7 @@ export class ReplicationReader {
         this.#onChange(message);
         return;
       case 'truncate':
-        for (const relation of message.relations) this.#open?.tables.add(relationKey(relation.schema, relation.name));
+        for (const relation of message.relations) this.#open?.tables.add(relation);
         return;
       case 'commit':
         this.#onCommit(message.commitEndLsn ?? lsn);
@@ -189,7 +189,7 @@ export class ReplicationReader {
       old: message.tag === 'insert' ? null : ((message.old ?? message.key) as Record<string, string | null> | null),
       new: message.tag === 'delete' ? null : (message.new as Record<string, string | null>),
     };
-    open.tables.add(relationKey(relation.schema, relation.name));
+    open.tables.add(relation);
     const stores = this.options.sink.change(change, { commitLsn: open.commitLsn, commitTime: open.commitTime, ordinal, session: open.session, traceParent: open.traceParent });
     for (const store of stores) this.#track(open, store);
   }
@@ -214,7 +214,7 @@ export class ReplicationReader {
     const open = this.#open;
     this.#open = null;
     if (open !== null) this.options.sink.commit();
-    if (open !== null && open.tables.size > 0) this.options.onCommit([...open.tables], open.commitLsn);
+    if (open !== null && open.tables.size > 0) this.options.onCommit([...new Set([...open.tables].map((relation) => relationKey(relation.schema, relation.name)))], open.commitLsn);
     const confirmation: Confirmation = { lsn: parseLsn(endLsn), done: false };
     this.#confirmations.push(confirmation);
     if (open === null || open.stores.length === 0) {
