@@ -317,21 +317,20 @@ export class DeliveryWorker {
     this.#recording++;
     const recorded = this.#invocations
       .record(this.deps.bus.subjects.invocationsOf(trigger.name), { trigger, eventId: event.id, body, result, outcome, retryInMs })
-      .catch((error: unknown) => this.deps.log.warn({ err: error, ...detail }, 'invocation log record not stored'));
-    void Promise.all([recorded, settled])
-      .then(
-        () => {
-          if (outcome === 'delivered') this.deps.eventLog.sends.held(() => this.deps.announce('triggers.delivered', detail));
-          else if (outcome === 'retry') this.deps.eventLog.sends.held(() => this.deps.announce('triggers.retry', { ...detail, retry_in_s: retryInMs! / 1000 }));
-          else this.deps.eventLog.sends.held(() => this.deps.announce('triggers.failed', { ...detail, response: result.response }));
-        },
-        // A retry copy not stored: #startWaiting's catch gives the message back.
-        () => undefined,
-      )
+      .catch((error: unknown) => this.deps.log.warn({ err: error, ...detail }, 'invocation log record not stored'))
       .finally(() => {
         this.#recording--;
         this.#startWaiting();
       });
+    void Promise.all([recorded, settled]).then(
+      () => {
+        if (outcome === 'delivered') this.deps.eventLog.sends.held(() => this.deps.announce('triggers.delivered', detail));
+        else if (outcome === 'retry') this.deps.eventLog.sends.held(() => this.deps.announce('triggers.retry', { ...detail, retry_in_s: retryInMs! / 1000 }));
+        else this.deps.eventLog.sends.held(() => this.deps.announce('triggers.failed', { ...detail, response: result.response }));
+      },
+      // A retry copy not stored: #startWaiting's catch gives the message back.
+      () => undefined,
+    );
     await settled;
   }
 
