@@ -1,4 +1,4 @@
-import { batchedChangeLogRead, changeLogReadOf, pruneChangeLog, readChangeLog, UNDEFINED_PREPARED_STATEMENT, type ChangeLogRead, type ReadRow } from './catalog-change-log.js';
+import { batchedChangeLogRead, changeLogReadOf, plainReadRefused, pruneChangeLog, readChangeLog, UNDEFINED_PREPARED_STATEMENT, type BatchedRead, type ChangeLogRead, type ReadRow } from './catalog-change-log.js';
 import { introspectCatalog, type Catalog } from './catalog.js';
 import type { Pool, PoolClient } from './pool.js';
 
@@ -69,8 +69,8 @@ export class CatalogCache {
   #kept: { fingerprint: string; catalog: Catalog } | null = null;
   #pruneDue = false;
   readonly #changeLog: boolean;
-  /** Whether the change log is read in the writer's batch (beginWithRead). */
-  #batching = true;
+  /** How the change log is read in the writer's batch (beginWithRead); null: on its own. */
+  #batched: BatchedRead | null = 'plain';
 
   /** `changeLog`: read the change log when it is intact (false: always scan). */
   constructor(options: { changeLog: boolean }) {
@@ -106,21 +106,33 @@ export class CatalogCache {
    * Begins a batch of statements on `client` with `begin` (MetadataStore.beginWrite), the
    * change log's read given to it as its last statement (`also`, whose rows it returns as
    * `alsoRows`); returns what `begin` returned and the log as the batch read it, for `read`
-   * (`logged`). Where the read cannot go in a batch (the statement prepared for it is not on
-   * the server connection that ran the batch, as behind a pooler in transaction mode), the
-   * batch is rolled back and begun again without it, and this cache reads the log on its own
-   * from then on.
+   * (`logged`). The batch reads the log's table by name, until that fails (the table or its
+   * sequence gone, or not the role's to read): it then reads through `query_to_xml` from then
+   * on, which finds such a log broken rather than failing. Where the read cannot go in a batch
+   * (the statement prepared for it is not on the server connection that ran the batch, as
+   * behind a pooler in transaction mode), the batch is begun again without it, and this cache
+   * reads the log on its own from then on. A failed batch is rolled back first.
    */
   async beginWithRead<T extends { alsoRows: ReadRow[] }>(client: PoolClient, begin: (also?: string) => Promise<T>): Promise<{ begun: T; logged?: BatchedLogRead }> {
-    if (!this.#changeLog || !this.#batching) return { begun: await begin() };
+    const read = this.#batched;
+    if (!this.#changeLog || read === null) return { begun: await begin() };
+    let also: string;
     try {
-      const begun = await begin(await batchedChangeLogRead(client));
+      also = await batchedChangeLogRead(client, read);
+    } catch (error) {
+      if (read !== 'plain' || !plainReadRefused(error)) throw error;
+      this.#batched = 'tolerant';
+      return this.beginWithRead(client, begin);
+    }
+    try {
+      const begun = await begin(also);
       return { begun, logged: { read: changeLogReadOf(begun.alsoRows) } };
     } catch (error) {
-      if ((error as { code?: string }).code !== UNDEFINED_PREPARED_STATEMENT) throw error;
+      const instead = (error as { code?: string }).code === UNDEFINED_PREPARED_STATEMENT ? null : read === 'plain' && plainReadRefused(error) ? 'tolerant' : undefined;
+      if (instead === undefined) throw error;
       await client.query('rollback');
-      this.#batching = false;
-      return { begun: await begin() };
+      this.#batched = instead;
+      return this.beginWithRead(client, begin);
     }
   }
 

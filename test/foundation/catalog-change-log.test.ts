@@ -189,31 +189,33 @@ describe('the catalog change log', () => {
     expect(await readChangeLog(db.pool)).not.toBeNull();
   });
 
-  it('reads in a batch of statements what it reads alone, prepared once per connection, and nothing where it is not intact', async () => {
-    const client = await db.pool.connect();
-    try {
-      const statement = await batchedChangeLogRead(client);
-      expect(await batchedChangeLogRead(client)).toBe(statement);
-      const batched = async () => {
-        const results = (await client.query(`begin; select 1; ${statement}`)) as unknown as { rows: { identity: string; log: string }[] }[];
-        await client.query('rollback');
-        return changeLogReadOf(results[2]!.rows);
-      };
-      const alone = await readChangeLog(client);
-      expect(alone).not.toBeNull();
-      expect(await batched()).toEqual(alone);
-      await db.sql('create table cl_batched (id integer)');
-      expect((await batched())!.fingerprint).not.toBe(alone!.fingerprint);
-      await db.sql(`alter event trigger ${CHANGE_LOG_TRIGGER} disable`);
-      expect(await batched()).toBeNull();
-      await db.sql(`alter event trigger ${CHANGE_LOG_TRIGGER} enable always`);
-      expect(await batched()).toEqual(await readChangeLog(client));
-      // After the caller's SQL ran on the connection, its statements are dropped and prepared again.
-      await forgetPreparedStatements(client);
-      expect(await batchedChangeLogRead(client)).toBe(statement);
-      expect(await batched()).toEqual(await readChangeLog(client));
-    } finally {
-      client.release();
+  it('reads in a batch of statements what it reads alone, either way, prepared once per connection, and nothing where it is not intact', async () => {
+    for (const read of ['plain', 'tolerant'] as const) {
+      const client = await db.pool.connect();
+      try {
+        const statement = await batchedChangeLogRead(client, read);
+        expect(await batchedChangeLogRead(client, read)).toBe(statement);
+        const batched = async () => {
+          const results = (await client.query(`begin; select 1; ${statement}`)) as unknown as { rows: ReadRow[] }[];
+          await client.query('rollback');
+          return changeLogReadOf(results[2]!.rows);
+        };
+        const alone = await readChangeLog(client);
+        expect(alone).not.toBeNull();
+        expect(await batched()).toEqual(alone);
+        await db.sql(`create table cl_batched_${read} (id integer)`);
+        expect((await batched())!.fingerprint).not.toBe(alone!.fingerprint);
+        await db.sql(`alter event trigger ${CHANGE_LOG_TRIGGER} disable`);
+        expect(await batched()).toBeNull();
+        await db.sql(`alter event trigger ${CHANGE_LOG_TRIGGER} enable always`);
+        expect(await batched()).toEqual(await readChangeLog(client));
+        // After the caller's SQL ran on the connection, its statements are dropped and prepared again.
+        await forgetPreparedStatements(client);
+        expect(await batchedChangeLogRead(client, read)).toBe(statement);
+        expect(await batched()).toEqual(await readChangeLog(client));
+      } finally {
+        client.release();
+      }
     }
   });
 
@@ -252,9 +254,9 @@ describe('the catalog change log', () => {
     const batches: (string | undefined)[] = [];
     const begin = writerBatch(client, batches);
     try {
-      await batchedChangeLogRead(client);
+      await batchedChangeLogRead(client, 'plain');
       // Gone behind the engine's back: another server connection of a pooler, say.
-      await client.query('deallocate service_change_log_read_batched');
+      await client.query('deallocate service_change_log_read_plain');
       const first = await cache.beginWithRead(client, begin);
       expect(first).toEqual({ begun: { result: 'begun', alsoRows: [] } });
       const catalog = await cache.read(client);
@@ -265,6 +267,66 @@ describe('the catalog change log', () => {
       expect(batches).toEqual([expect.stringContaining('execute'), undefined, undefined]);
     } finally {
       client.release();
+    }
+  });
+
+  /**
+   * A writer's batches on `client` through `cache`, each rolled back, with the log as each
+   * read it and the catalog then. The connection's statements are prepared anew: a test
+   * before may have deallocated one behind the engine's back.
+   */
+  async function batchReader(cache: CatalogCache, client: PoolClient, batches: (string | undefined)[]) {
+    await forgetPreparedStatements(client);
+    const begin = writerBatch(client, batches);
+    return async () => {
+      const { logged } = await cache.beginWithRead(client, begin);
+      const catalog = await cache.read(client, logged === undefined ? {} : { logged });
+      await client.query('rollback');
+      return { read: logged?.read, catalog };
+    };
+  }
+
+  it('reads the log through query_to_xml from then on once the batch cannot name its table, and scans while the log is broken', async () => {
+    const cache = new CatalogCache({ changeLog: true });
+    const client = await db.pool.connect();
+    const batches: (string | undefined)[] = [];
+    const readInBatch = await batchReader(cache, client, batches);
+    try {
+      expect((await readInBatch()).read).not.toBeNull();
+      await db.sql(`drop table ${CHANGE_LOG_SCHEMA}.transactions`);
+      await db.sql('create table cl_log_gone (id integer)');
+      const gone = await readInBatch();
+      expect(gone.read).toBeNull();
+      expect(gone.catalog.relations.has(relationKey('public', 'cl_log_gone'))).toBe(true);
+      expect(batches).toEqual(['execute service_change_log_read_plain', 'execute service_change_log_read_plain', 'execute service_change_log_read_batched']);
+      expect(await installCatalogChangeLog(db.pool)).toBe(true);
+      await db.sql('create table cl_log_back (id integer)');
+      const back = await readInBatch();
+      expect(back.read).not.toBeNull();
+      expect(back.catalog.relations.has(relationKey('public', 'cl_log_back'))).toBe(true);
+      expect(batches.at(-1)).toBe('execute service_change_log_read_batched');
+    } finally {
+      client.release();
+    }
+  });
+
+  it('falls back to the read through query_to_xml for a role that may not read the log, which scans', async () => {
+    const role = `cl_batch_reader_${Date.now()}`;
+    await db.sql(`create role ${role}; grant usage on schema ${CHANGE_LOG_SCHEMA} to ${role}`);
+    const cache = new CatalogCache({ changeLog: true });
+    const client = await db.pool.connect();
+    const batches: (string | undefined)[] = [];
+    const readInBatch = await batchReader(cache, client, batches);
+    try {
+      await client.query(`set role ${role}`);
+      const first = await readInBatch();
+      expect(first.read).toBeNull();
+      expect(first.catalog.relations.has(relationKey('public', 'cl'))).toBe(true);
+      expect(batches).toEqual(['execute service_change_log_read_plain', 'execute service_change_log_read_batched']);
+    } finally {
+      await client.query('reset role');
+      client.release();
+      await db.sql(`drop owned by ${role}; drop role ${role}`);
     }
   });
 
