@@ -85,6 +85,19 @@ export class SchemaHost {
   }
 
   /**
+   * The catalog an operation on the served metadata would read (`introspect`) if the
+   * database catalog did not change since the last read: the one kept, for an operation
+   * applied while the writer's first round trip is on its way (query-runner.ts), which the
+   * round trip's read of the change log then confirms. Null when no catalog is kept, or the
+   * metadata has remote schemas, whose pointers are read with the catalog.
+   */
+  speculativeCatalog(): Catalog | null {
+    const kept = this.#catalogs.kept;
+    if (kept === null || (this.#state.metadata.remote_schemas ?? []).length > 0) return null;
+    return withoutRemoteSnapshots(kept, this.#remote);
+  }
+
+  /**
    * Checks `metadata` against `catalog`, its remote schemas described by the remote-schema
    * actor (asked with `ask`), its enum tables' rows read through `reader` (the request's
    * transaction, when the catalog was read in it).
@@ -97,11 +110,19 @@ export class SchemaHost {
   /**
    * Begins a metadata writer's transaction on `client` (MetadataStore.beginWrite); returns
    * the stored version as of holding the writers' lock, and the catalog change log as read
-   * in the same round trip, for `introspect` on `client` (`logged`).
+   * in the same round trip, for `introspect` on `client` (`logged`); `again` where a failed
+   * first batch was rolled back and begun again (CatalogCache.beginWithRead). `onQueued` is
+   * called once the batch is queued on `client`: what is queued there after it runs inside
+   * the transaction.
    */
-  async beginWrite(client: PoolClient): Promise<{ version: number; logged?: BatchedLogRead }> {
-    const { begun, logged } = await this.#catalogs.beginWithRead(client, (also) => this.#store.beginWrite<ReadRow>(client, also));
-    return { version: begun.version, ...(logged === undefined ? {} : { logged }) };
+  async beginWrite(client: PoolClient, onQueued?: () => void): Promise<{ version: number; logged?: BatchedLogRead; again?: true }> {
+    const { begun, logged, again } = await this.#catalogs.beginWithRead(client, (also) => {
+      // MetadataStore.beginWrite queues its batch before its first await.
+      const batch = this.#store.beginWrite<ReadRow>(client, also);
+      onQueued?.();
+      return batch;
+    });
+    return { version: begun.version, ...(logged === undefined ? {} : { logged }), ...(again === undefined ? {} : { again }) };
   }
 
   /** Runs metadata operations of this instance one at a time. */

@@ -16,7 +16,8 @@ import { roleCycles } from './models/inherited-roles.js';
 import { operationFor, requiredResourceVersion } from './endpoints/endpoint.js';
 import type { QueryRequest } from './endpoints/request.js';
 import type { Committed, SchemaHost } from './host.js';
-import type { OperationContext, OperationOutcome } from './operations/operation.js';
+import type { SchemaState } from './state.js';
+import type { Operation, OperationContext, OperationOutcome } from './operations/operation.js';
 import { followTrackedTables } from './operations/followed-tables.js';
 import { findOperation } from './operations/registry.js';
 
@@ -64,21 +65,28 @@ export async function runQuery(
   const basedOn = requiredResourceVersion(endpoint, request);
   return host.exclusive(async () => {
     const readOnly = isReadOnly(endpoint, request, '$');
+    // The caller's SQL, run where the speculation then fails, would run twice: its transaction
+    // is rolled back, but sequences and the like keep what it did.
+    const ahead = !readOnly && everyOperation(endpoint, request, '$', (operation) => operation.runsCallerSql !== true);
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       // Writers take turns cluster-wide, so the optimistic check below is a safety net
       // rather than a retry loop under contention.
-      const writer = readOnly ? null : await beginWrite(host);
-      const transaction = writer?.client ?? null;
-      const draft: Draft = { metadata: host.state.metadata, catalog: host.state.catalog, report: host.state.report, metadataChanged: false, catalogReloaded: false, transaction };
+      const speculative = ahead && attempt === 1 ? host.speculativeCatalog() : null;
+      const { draft, base, confirm } = speculative === null ? await startInOrder(host, readOnly) : await startAhead(host, speculative);
       try {
-        await host.refresh(writer === null ? {} : { version: writer.version });
-        const base = host.state;
-        draft.metadata = base.metadata;
-        draft.report = base.report;
-        // Hasura sees a table created in psql without a reload: operations that may change
-        // metadata check it against a catalog read now, not the one of the last change.
-        draft.catalog = readOnly ? base.catalog : await host.introspect(transaction ?? undefined, { remoteSnapshots: (base.metadata.remote_schemas ?? []).length > 0, ...(writer?.logged === undefined ? {} : { logged: writer.logged }) });
-        const response = await apply(host, endpoint, request, '$', draft, session, log, base.resourceVersion, ask);
+        let response: unknown;
+        try {
+          response = await apply(host, endpoint, request, '$', draft, session, log, base.resourceVersion, ask, confirm);
+        } catch (error) {
+          // An operation applied to a state the transaction does not hold failed for that state's sake, perhaps.
+          if (await confirm()) throw error;
+          await finish(draft, 'rollback');
+          continue;
+        }
+        if (!(await confirm())) {
+          await finish(draft, 'rollback');
+          continue;
+        }
         // Hasura refuses a change based on another version than the stored one (409), and ignores the version on reads.
         if (draft.metadataChanged && basedOn !== undefined && basedOn !== base.resourceVersion) throw errors.resourceVersionMismatch('$', basedOn);
         if (!draft.metadataChanged && !draft.catalogReloaded) {
@@ -106,6 +114,72 @@ export async function runQuery(
   });
 }
 
+/** A request's operations begun on: the draft they apply to, the state it holds, and whether the writer's transaction holds that state too. */
+interface Started {
+  draft: Draft;
+  base: SchemaState;
+  /** Whether the draft holds what the writer's transaction holds, as of its lock (always, begun in order); rejects where the transaction could not begin. */
+  confirm: () => Promise<boolean>;
+}
+
+const CONFIRMED = async (): Promise<boolean> => true;
+
+/** The operations' draft once the writer's transaction holds the lock (a writing request), the stored version and the catalog as of holding it. */
+async function startInOrder(host: SchemaHost, readOnly: boolean): Promise<Started> {
+  const writer = readOnly ? null : await beginWrite(host);
+  const transaction = writer?.client ?? null;
+  const draft: Draft = { metadata: host.state.metadata, catalog: host.state.catalog, report: host.state.report, metadataChanged: false, catalogReloaded: false, transaction };
+  try {
+    await host.refresh(writer === null ? {} : { version: writer.version });
+    const base = host.state;
+    draft.metadata = base.metadata;
+    draft.report = base.report;
+    // Hasura sees a table created in psql without a reload: operations that may change
+    // metadata check it against a catalog read now, not the one of the last change.
+    draft.catalog = readOnly ? base.catalog : await host.introspect(transaction ?? undefined, { remoteSnapshots: (base.metadata.remote_schemas ?? []).length > 0, ...(writer?.logged === undefined ? {} : { logged: writer.logged }) });
+    return { draft, base, confirm: CONFIRMED };
+  } catch (error) {
+    await finish(draft, 'rollback');
+    throw error;
+  }
+}
+
+/**
+ * The operations' draft on the served state and the catalog kept from the last read, while
+ * the writer's first round trip (BEGIN, the lock, the version, the catalog change log) is on
+ * its way: applying the operations took about as long as that round trip, and the two now
+ * overlap. The draft's reads and writes go on the transaction's connection, behind the
+ * round trip. `confirm` then tells whether the stored version and the catalog are still the
+ * ones applied to (no other instance wrote, no DDL ran since); where not, the transaction
+ * is rolled back and the request applied again in order.
+ */
+async function startAhead(host: SchemaHost, catalog: Catalog): Promise<Started> {
+  const client = await host.db.connect();
+  const base = host.state;
+  const draft: Draft = { metadata: base.metadata, catalog, report: base.report, metadataChanged: false, catalogReloaded: false, transaction: client };
+  let queued!: () => void;
+  const inQueue = new Promise<void>((resolve) => (queued = resolve));
+  const begun = host.beginWrite(client, queued);
+  // Its failure is confirm's to report, when the operations are done with the draft.
+  begun.catch(() => undefined);
+  try {
+    // The batch may first prepare its read on a new connection: the draft's statements go behind the batch.
+    await Promise.race([inQueue, begun]);
+  } catch (error) {
+    client.release(error as Error);
+    throw error;
+  }
+  let confirmed: Promise<boolean> | null = null;
+  const confirm = (): Promise<boolean> =>
+    (confirmed ??= begun.then(async (writer) => {
+      // Begun again, the first batch having failed: what the draft queued behind it ran in a failed transaction.
+      if (writer.again === true || writer.version !== base.resourceVersion) return false;
+      const read = await host.introspect(client, { remoteSnapshots: false, ...(writer.logged === undefined ? {} : { logged: writer.logged }) });
+      return read.relations === catalog.relations;
+    }));
+  return { draft, base, confirm };
+}
+
 /**
  * A request of data API operations only (rows, not metadata) runs beside the others
  * rather than queued behind metadata writers, as GraphQL does: on the metadata the
@@ -117,7 +191,7 @@ async function runDataApi(host: SchemaHost, endpoint: QueryEndpoint, request: Qu
   const transaction = isReadOnly(endpoint, request, '$') ? null : await beginTransaction(host);
   const draft: Draft = { metadata: state.report.consistent, catalog: state.catalog, report: state.report, metadataChanged: false, catalogReloaded: false, transaction };
   try {
-    const response = await apply(host, endpoint, request, '$', draft, session, log, state.resourceVersion, ask);
+    const response = await apply(host, endpoint, request, '$', draft, session, log, state.resourceVersion, ask, CONFIRMED);
     await finish(draft, 'commit');
     return response;
   } catch (error) {
@@ -171,6 +245,8 @@ async function apply(
   log: Logger,
   resourceVersion: number,
   ask: ActorRequest,
+  /** Started.confirm: an operation that asks for the transaction or the catalog anew waits for it first. */
+  confirm: () => Promise<boolean>,
 ): Promise<unknown> {
   const argsPath = `${path}.args`;
   const request = operationFor(endpoint, given, path);
@@ -178,7 +254,7 @@ async function apply(
     const items = validate<QueryRequest[]>('query/bulk', request.args ?? [], argsPath);
     const responses: unknown[] = [];
     for (const [index, item] of items.entries()) {
-      responses.push(await apply(host, endpoint, item, `${argsPath}[${index}]`, draft, session, log, resourceVersion, ask));
+      responses.push(await apply(host, endpoint, item, `${argsPath}[${index}]`, draft, session, log, resourceVersion, ask, confirm));
     }
     return responses;
   }
@@ -199,10 +275,13 @@ async function apply(
     transaction: async () => {
       // Only read-only operations run without one, and they never ask.
       invariant(draft.transaction !== null, `${request.type} asked for the request transaction but is marked read-only`);
+      await confirm();
       return draft.transaction;
     },
     reader: () => draft.transaction ?? host.db,
     reloadCatalog: async () => {
+      // Before the reload replaces the catalog kept, which confirming compares with.
+      await confirm();
       draft.catalogReloaded = true;
       // Inside the request's transaction the catalog shows its uncommitted DDL.
       return (draft.catalog = await host.introspect(draft.transaction ?? undefined, { force: true }));
@@ -250,10 +329,15 @@ function isDataApi(request: QueryRequest): boolean {
 
 /** Whether every operation of the request only reads; malformed or refused parts count as not (applying them reports why). */
 function isReadOnly(endpoint: QueryEndpoint, given: QueryRequest, path: string): boolean {
+  return everyOperation(endpoint, given, path, (operation) => operation.readOnly === true);
+}
+
+/** Whether `holds` holds for every operation of the request; malformed or refused parts count as not. */
+function everyOperation(endpoint: QueryEndpoint, given: QueryRequest, path: string, holds: (operation: Operation<unknown>) => boolean): boolean {
   try {
     const request = operationFor(endpoint, given, path);
-    if (request.type === 'bulk') return Array.isArray(request.args) && request.args.every((item: unknown) => typeof item === 'object' && item !== null && isReadOnly(endpoint, item as QueryRequest, path));
-    return findOperation(request.type, request.version, path).readOnly === true;
+    if (request.type === 'bulk') return Array.isArray(request.args) && request.args.every((item: unknown) => typeof item === 'object' && item !== null && everyOperation(endpoint, item as QueryRequest, path, holds));
+    return holds(findOperation(request.type, request.version, path));
   } catch {
     return false;
   }

@@ -90,6 +90,11 @@ export class CatalogCache {
     return catalog;
   }
 
+  /** The catalog the last read returned, which the next returns too if nothing changed since. */
+  get kept(): Catalog | null {
+    return this.#kept?.catalog ?? null;
+  }
+
   /**
    * Empties the change log when a read found it due (outside any operation's transaction):
    * the kept catalog then goes with the emptied log's fingerprint, if it went with the log
@@ -111,9 +116,10 @@ export class CatalogCache {
    * on, which finds such a log broken rather than failing. Where the read cannot go in a batch
    * (the statement prepared for it is not on the server connection that ran the batch, as
    * behind a pooler in transaction mode), the batch is begun again without it, and this cache
-   * reads the log on its own from then on. A failed batch is rolled back first.
+   * reads the log on its own from then on. A failed batch is rolled back first, and `again`
+   * then tells so: statements the caller queued on `client` behind the batch ran in between.
    */
-  async beginWithRead<T extends { alsoRows: ReadRow[] }>(client: PoolClient, begin: (also?: string) => Promise<T>): Promise<{ begun: T; logged?: BatchedLogRead }> {
+  async beginWithRead<T extends { alsoRows: ReadRow[] }>(client: PoolClient, begin: (also?: string) => Promise<T>): Promise<{ begun: T; logged?: BatchedLogRead; again?: true }> {
     const read = this.#batched;
     if (!this.#changeLog || read === null) return { begun: await begin() };
     let also: string;
@@ -132,7 +138,7 @@ export class CatalogCache {
       if (instead === undefined) throw error;
       await client.query('rollback');
       this.#batched = instead;
-      return this.beginWithRead(client, begin);
+      return { ...(await this.beginWithRead(client, begin)), again: true };
     }
   }
 

@@ -258,7 +258,7 @@ describe('the catalog change log', () => {
       // Gone behind the engine's back: another server connection of a pooler, say.
       await client.query('deallocate service_change_log_read_plain');
       const first = await cache.beginWithRead(client, begin);
-      expect(first).toEqual({ begun: { result: 'begun', alsoRows: [] } });
+      expect(first).toEqual({ begun: { result: 'begun', alsoRows: [] }, again: true });
       const catalog = await cache.read(client);
       expect(catalog.relations.has(relationKey('public', 'cl'))).toBe(true);
       await client.query('rollback');

@@ -120,4 +120,29 @@ describe('metadata operations on two instances', () => {
     expect(after.get('author')).toBe(before.get('author'));
     expect(after.get('article')).not.toBe(before.get('article'));
   });
+
+  it('apply an operation again in order where a table came in psql, or the stored version moved unheard, since the catalog and state it was applied to ahead', async () => {
+    // The operation is applied to the catalog kept from the last one while its transaction
+    // begins: tracking a table made a moment ago first fails there, and must not say so.
+    await db.sql('create table fresh (id serial primary key, label text)');
+    await ok(first, 'track_table', { table: { schema: 'public', name: 'fresh' } });
+    await ok(first, 'create_select_permission', { table: { schema: 'public', name: 'fresh' }, role: 'user', permission: { columns: ['id', 'label'], filter: {} } });
+    // Another writer's version this instance never heard of: its draft was of the version before.
+    const stored = async () => Number((await db.sql('select resource_version from service_catalog.metadata where id = 1')).rows[0]!.resource_version);
+    await db.sql('update service_catalog.metadata set resource_version = resource_version + 1 where id = 1');
+    const moved = await stored();
+    await ok(first, 'create_select_permission', { table: { schema: 'public', name: 'fresh' }, role: 'editor', permission: { columns: ['id'], filter: {} } });
+    expect(await stored()).toBe(moved + 1);
+    // Applied ahead, the column dropped a moment ago is still there: the answer is the catalog's as it is now.
+    await db.sql('alter table fresh add column note text');
+    await ok(first, 'create_select_permission', { table: { schema: 'public', name: 'fresh' }, role: 'auditor', permission: { columns: ['id', 'note'], filter: {} } });
+    await db.sql('alter table fresh drop column note');
+    const refused = await first.query({ type: 'create_select_permission', args: { table: { schema: 'public', name: 'fresh' }, role: 'reader', permission: { columns: ['id', 'note'], filter: {} } } });
+    expect(refused.status).toBe(400);
+    await ok(first, 'drop_select_permission', { table: { schema: 'public', name: 'fresh' }, role: 'auditor' });
+    await expectAsAfterReload();
+    const snapshot = await served(second);
+    expect(typeFields(snapshot, 'user', 'fresh')).toEqual(['id', 'label']);
+    expect(typeFields(snapshot, 'editor', 'fresh')).toEqual(['id']);
+  });
 });
