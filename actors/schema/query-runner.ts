@@ -65,9 +65,10 @@ export async function runQuery(
   const basedOn = requiredResourceVersion(endpoint, request);
   return host.exclusive(async () => {
     const readOnly = isReadOnly(endpoint, request, '$');
-    // The caller's SQL, run where the speculation then fails, would run twice: its transaction
-    // is rolled back, but sequences and the like keep what it did.
-    const ahead = !readOnly && everyOperation(endpoint, request, '$', (operation) => operation.runsCallerSql !== true);
+    // Only operations with no effect beyond the metadata they return: the caller's SQL, data
+    // writes or a replication slot made ahead would keep what they did (sequences, the slot)
+    // where the state then proves changed.
+    const ahead = !readOnly && everyOperation(endpoint, request, '$', (operation) => operation.appliesAhead === true);
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       // Writers take turns cluster-wide, so the optimistic check below is a safety net
       // rather than a retry loop under contention.
@@ -148,8 +149,9 @@ async function startInOrder(host: SchemaHost, readOnly: boolean): Promise<Starte
  * The operations' draft on the served state and the catalog kept from the last read, while
  * the writer's first round trip (BEGIN, the lock, the version, the catalog change log) is on
  * its way: applying the operations took about as long as that round trip, and the two now
- * overlap. The draft's reads and writes go on the transaction's connection, behind the
- * round trip. `confirm` then tells whether the stored version and the catalog are still the
+ * overlap. The draft's reads (an enum table's rows) go on the transaction's connection,
+ * behind the round trip; its operations ask for nothing else (Operation.appliesAhead).
+ * `confirm` then tells whether the stored version and the catalog are still the
  * ones applied to (no other instance wrote, no DDL ran since); where not, the transaction
  * is rolled back and the request applied again in order.
  */
@@ -245,7 +247,7 @@ async function apply(
   log: Logger,
   resourceVersion: number,
   ask: ActorRequest,
-  /** Started.confirm: an operation that asks for the transaction or the catalog anew waits for it first. */
+  /** Started.confirm: CONFIRMED unless applied ahead, when the operations may not ask for the transaction or the catalog anew. */
   confirm: () => Promise<boolean>,
 ): Promise<unknown> {
   const argsPath = `${path}.args`;
@@ -275,13 +277,12 @@ async function apply(
     transaction: async () => {
       // Only read-only operations run without one, and they never ask.
       invariant(draft.transaction !== null, `${request.type} asked for the request transaction but is marked read-only`);
-      await confirm();
+      invariant(confirm === CONFIRMED, `${request.type} asked for the request transaction but is marked appliesAhead`);
       return draft.transaction;
     },
     reader: () => draft.transaction ?? host.db,
     reloadCatalog: async () => {
-      // Before the reload replaces the catalog kept, which confirming compares with.
-      await confirm();
+      invariant(confirm === CONFIRMED, `${request.type} reloaded the catalog but is marked appliesAhead`);
       draft.catalogReloaded = true;
       // Inside the request's transaction the catalog shows its uncommitted DDL.
       return (draft.catalog = await host.introspect(draft.transaction ?? undefined, { force: true }));

@@ -310,6 +310,24 @@ describe('the catalog change log', () => {
     }
   });
 
+  it('falls back to the read through query_to_xml where the plain read cannot even be prepared, its table gone before the connection prepared it', async () => {
+    const cache = new CatalogCache({ changeLog: true });
+    const client = await db.pool.connect();
+    const batches: (string | undefined)[] = [];
+    const readInBatch = await batchReader(cache, client, batches);
+    try {
+      await db.sql(`drop table ${CHANGE_LOG_SCHEMA}.transactions`);
+      await db.sql('create table cl_never_prepared (id integer)');
+      const gone = await readInBatch();
+      expect(gone.read).toBeNull();
+      expect(gone.catalog.relations.has(relationKey('public', 'cl_never_prepared'))).toBe(true);
+      expect(batches).toEqual(['execute service_change_log_read_batched']);
+    } finally {
+      client.release();
+      expect(await installCatalogChangeLog(db.pool)).toBe(true);
+    }
+  });
+
   it('falls back to the read through query_to_xml for a role that may not read the log, which scans', async () => {
     const role = `cl_batch_reader_${Date.now()}`;
     await db.sql(`create role ${role}; grant usage on schema ${CHANGE_LOG_SCHEMA} to ${role}`);

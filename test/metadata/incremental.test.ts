@@ -145,4 +145,26 @@ describe('metadata operations on two instances', () => {
     expect(typeFields(snapshot, 'user', 'fresh')).toEqual(['id', 'label']);
     expect(typeFields(snapshot, 'editor', 'fresh')).toEqual(['id']);
   });
+  it('apply a bulk with a data write in order, so that a state changed meanwhile does not make it write twice', async () => {
+    await db.sql('create table counted (id serial primary key, label text)');
+    await ok(first, 'track_table', { table: { schema: 'public', name: 'counted' } });
+    // A table made in psql since: a bulk applied ahead would find the catalog changed and apply again.
+    await db.sql('create table later (id serial primary key)');
+    const bulk = await first.query({
+      type: 'bulk',
+      args: [
+        { type: 'track_table', args: { table: { schema: 'public', name: 'later' } } },
+        { type: 'insert', args: { table: { schema: 'public', name: 'counted' }, objects: [{ label: 'first' }], returning: ['id'] } },
+      ],
+    });
+    expect(bulk.json).toEqual([{ message: 'success' }, { affected_rows: 1, returning: [{ id: 1 }] }]);
+    const duplicate = await first.query({
+      type: 'bulk',
+      args: [
+        { type: 'create_select_permission', args: { table: { schema: 'public', name: 'later' }, role: 'user', permission: { columns: ['id'], filter: {} } } },
+        { type: 'insert', args: { table: { schema: 'public', name: 'counted' }, objects: [{ id: 1, label: 'again' }] } },
+      ],
+    });
+    expect({ status: duplicate.status, code: (duplicate.json as { code?: string }).code }).toEqual({ status: 400, code: 'constraint-violation' });
+  });
 });

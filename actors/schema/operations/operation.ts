@@ -74,6 +74,13 @@ export interface Operation<A = never> {
    * believes prepared, `SET` outlives it): that connection is closed, not pooled again.
    */
   readonly runsCallerSql?: boolean;
+  /**
+   * Reads nothing while run but its args, the context's metadata and catalog, `check` and
+   * reads through `reader`, and has no effect outside its returned metadata: it may be
+   * applied while the transaction's first round trip is on its way, and applied again in
+   * order when that round trip finds the state changed (query-runner.ts).
+   */
+  readonly appliesAhead?: boolean;
   /** Rewrites an older accepted form of the args into the current one before validation. */
   readonly upgradeArgs?: (args: unknown) => unknown;
   run(args: A, context: OperationContext): Promise<OperationOutcome>;

@@ -38,6 +38,7 @@ export function createPermission<P>(kind: PermissionKind, validate: (permission:
   return {
     type: `create_${kind}_permission`,
     argsSchema: `query/create_${kind}_permission`,
+    appliesAhead: true,
     async run(args, context) {
       const { table, entry } = trackedTable(context, args.table);
       const existing = (entry[key] ?? []) as PermissionEntry<unknown>[];
@@ -59,6 +60,7 @@ export function dropPermission(kind: PermissionKind): Operation<{ table: TableAr
   return {
     type: `drop_${kind}_permission`,
     argsSchema: `query/drop_${kind}_permission`,
+    appliesAhead: true,
     async run(args, context) {
       const { table, entry } = trackedTable(context, args.table);
       const existing = (entry[key] ?? []) as PermissionEntry<unknown>[];

@@ -37,6 +37,7 @@ function createRelationship(type: string, kind: Kind): Operation<CreateArgs> {
   return {
     type,
     argsSchema: `query/${type}`,
+    appliesAhead: true,
     upgradeArgs: canonicalRelationship,
     async run(args, context) {
       const { table, entry } = trackedTable(context, args.table);
@@ -68,6 +69,7 @@ function missingRelationship(path: string, name: string, table: QualifiedName) {
 export const dropRelationship: Operation<{ table: TableArg; relationship: string; cascade?: boolean }> = {
   type: 'drop_relationship',
   argsSchema: 'query/drop_relationship',
+  appliesAhead: true,
   async run(args, context) {
     const { table, entry } = trackedTable(context, args.table);
     const kind = relationshipKind(entry, args.relationship);
@@ -83,6 +85,7 @@ export const dropRelationship: Operation<{ table: TableArg; relationship: string
 export const renameRelationship: Operation<{ table: TableArg; name: string; new_name: string }> = {
   type: 'rename_relationship',
   argsSchema: 'query/rename_relationship',
+  appliesAhead: true,
   async run(args, context) {
     const { table, entry } = trackedTable(context, args.table);
     const kind = relationshipKind(entry, args.name);

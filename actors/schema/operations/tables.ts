@@ -45,6 +45,7 @@ function checkCustomRootFields(context: OperationContext, configuration: TableCo
 export const trackTable: Operation<{ schema?: string; name?: string; table?: TableArg; is_enum?: boolean }> = {
   type: 'track_table',
   argsSchema: 'query/track_table',
+  appliesAhead: true,
   // Hasura's TrackTable also reads the whole args as the table: `args: "author"` is public.author.
   upgradeArgs: (args) => (typeof args === 'string' ? { table: args } : args),
   async run(args, context) {
@@ -63,6 +64,7 @@ export const trackTableV2: Operation<{ table: TableArg; configuration?: TableCon
   type: 'track_table',
   version: 2,
   argsSchema: 'query/track_table.v2',
+  appliesAhead: true,
   async run(args, context) {
     return track(context, toQualified(args.table), args.configuration, args.is_enum);
   },
@@ -91,6 +93,7 @@ async function customize(context: OperationContext, arg: TableArg, configuration
 export const setTableCustomization: Operation<{ table: TableArg; configuration: TableConfiguration }> = {
   type: 'set_table_customization',
   argsSchema: 'query/set_table_customization',
+  appliesAhead: true,
   async run(args, context) {
     return customize(context, args.table, args.configuration);
   },
@@ -106,6 +109,7 @@ type CustomFieldsArgs = { table: TableArg } & Pick<TableConfiguration, 'custom_r
 export const setTableCustomFields: Operation<CustomFieldsArgs> = {
   type: 'set_table_custom_fields',
   argsSchema: 'query/set_table_custom_fields',
+  appliesAhead: true,
   async run(args, context) {
     // Hasura points at the args themselves for an untracked table here.
     trackedTable(context, args.table, context.argsPath);
@@ -122,6 +126,7 @@ export const setTableCustomFieldsV2: Operation<CustomFieldsArgs> = { ...setTable
 export const setTableIsEnum: Operation<{ table: TableArg; is_enum: boolean }> = {
   type: 'set_table_is_enum',
   argsSchema: 'query/set_table_is_enum',
+  appliesAhead: true,
   async run(args, context) {
     const { table } = trackedTable(context, args.table);
     if (args.is_enum) await assertUsableAsEnum(context, table);
@@ -162,6 +167,7 @@ function pointsAt(context: OperationContext, owner: QualifiedName, relationship:
 export const untrackTable: Operation<{ table: TableArg; cascade?: boolean }> = {
   type: 'untrack_table',
   argsSchema: 'query/untrack_table',
+  appliesAhead: true,
   async run(args, context) {
     const table = toQualified(args.table);
     if (findTable(context.metadata, table) === undefined) {
