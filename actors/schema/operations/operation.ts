@@ -75,8 +75,9 @@ export interface Operation<A = never> {
    */
   readonly runsCallerSql?: boolean;
   /**
-   * Reads nothing while run but its args, the context's metadata and catalog, `check` and
-   * reads through `reader`, and has no effect outside its returned metadata: it may be
+   * Reads nothing while run but its args, the context's metadata, catalog, inconsistencies
+   * and remotes, `check` and reads through `reader`, and has no effect outside its returned
+   * metadata (no `transaction`, `reloadCatalog`, `db` or `request`): it may be
    * applied while the transaction's first round trip is on its way, and applied again in
    * order when that round trip finds the state changed (query-runner.ts).
    */
