@@ -220,7 +220,7 @@ export function changeLogReadOf(rows: readonly ReadRow[]): ChangeLogRead | null 
   const log = row.log ?? (row.log_xml === undefined ? undefined : /<log>([^<]*)<\/log>/.exec(row.log_xml)?.[1]);
   if (log === undefined) return null;
   const [read, count] = log.split('/');
-  return { fingerprint: `${row!.identity}:${read}`, pruneDue: Number(count) >= PRUNE_AT };
+  return { fingerprint: `${row.identity}:${read}`, pruneDue: Number(count) >= PRUNE_AT };
 }
 
 /**

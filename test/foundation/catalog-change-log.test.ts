@@ -219,16 +219,30 @@ describe('the catalog change log', () => {
     }
   });
 
+  /**
+   * A writer's batches on `client` through `cache`, each rolled back, with what `begin`
+   * returned, the log as each read it and the catalog then. The connection's statements are prepared anew: a test
+   * before may have deallocated one behind the engine's back.
+   */
+  async function batchReader(cache: CatalogCache, client: PoolClient, batches: (string | undefined)[]) {
+    await forgetPreparedStatements(client);
+    const begin = writerBatch(client, batches);
+    return async () => {
+      const { begun, logged } = await cache.beginWithRead(client, begin);
+      const catalog = await cache.read(client, logged === undefined ? {} : { logged });
+      await client.query('rollback');
+      return { read: logged?.read, catalog, begun };
+    };
+  }
+
   it('takes the log as the batch of a writer read it: keeps the catalog while it is unchanged, introspects after DDL or when the batch found it broken', async () => {
     const cache = new CatalogCache({ changeLog: true });
     const client = await db.pool.connect();
     const batches: (string | undefined)[] = [];
-    const begin = writerBatch(client, batches);
+    const inBatch = await batchReader(cache, client, batches);
     const readInBatch = async () => {
-      const { begun, logged } = await cache.beginWithRead(client, begin);
+      const { begun, catalog } = await inBatch();
       expect(begun.result).toBe('begun');
-      const catalog = await cache.read(client, logged === undefined ? {} : { logged });
-      await client.query('rollback');
       return catalog;
     };
     try {
@@ -269,22 +283,6 @@ describe('the catalog change log', () => {
       client.release();
     }
   });
-
-  /**
-   * A writer's batches on `client` through `cache`, each rolled back, with the log as each
-   * read it and the catalog then. The connection's statements are prepared anew: a test
-   * before may have deallocated one behind the engine's back.
-   */
-  async function batchReader(cache: CatalogCache, client: PoolClient, batches: (string | undefined)[]) {
-    await forgetPreparedStatements(client);
-    const begin = writerBatch(client, batches);
-    return async () => {
-      const { logged } = await cache.beginWithRead(client, begin);
-      const catalog = await cache.read(client, logged === undefined ? {} : { logged });
-      await client.query('rollback');
-      return { read: logged?.read, catalog };
-    };
-  }
 
   it('reads the log through query_to_xml from then on once the batch cannot name its table, and scans while the log is broken', async () => {
     const cache = new CatalogCache({ changeLog: true });
