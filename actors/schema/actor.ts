@@ -49,7 +49,7 @@ export const schemaActor: Actor = {
   name: 'schema',
   async start(context) {
     const { bus, config, log } = context;
-    const pool = createPool(context.config.databaseUrl!, { max: config.pgConnections, applicationName: `service-graphql-schema-${context.instance}`, statementTimeoutMs: config.statementTimeout * 1000, jit: config.pgJit });
+    const pool = createPool(context.config.databaseUrl!, { max: config.pgConnections, applicationName: `service-graphql-schema-${context.instance}`, statementTimeoutMs: config.statementTimeout * 1000, jit: config.pgJit, pipeline: true });
     const store = new MetadataStore(pool);
     await store.setUp();
     await ensureSnapshotPointers(pool);

@@ -158,6 +158,16 @@ export class SchemaHost {
   }
 
   /**
+   * Writes new metadata in `transaction` and commits it in one round trip
+   * (MetadataStore.writeAndCommit): the version committed, or null when the write needed
+   * more than one statement or lost a race, and the transaction was rolled back.
+   */
+  async writeAndCommit(base: SchemaState, metadata: Metadata, transaction: PoolClient): Promise<Committed | null> {
+    const written = await this.#store.writeAndCommit(metadata, base.resourceVersion, transaction, base.metadata);
+    return written === null ? null : { resourceVersion: written };
+  }
+
+  /**
    * Empties the catalog change log when the last read found it due, outside any operation's
    * transaction; a failure costs only a longer read next time.
    */

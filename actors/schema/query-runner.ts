@@ -95,10 +95,11 @@ export async function runQuery(
           return response;
         }
         if (draft.metadataChanged && draft.transaction !== null) await followTrackedTables(draft.transaction, base.metadata, draft.metadata);
-        const committed = await host.write(base, draft.metadataChanged ? draft.metadata : null, draft.transaction);
+        // Applied ahead, nothing but metadata changed: a write that needs more than one statement is applied again in order.
+        const committed = speculative !== null && draft.metadataChanged ? await writeAndCommit(host, base, draft) : await host.write(base, draft.metadataChanged ? draft.metadata : null, draft.transaction);
         if (committed === null) {
           await finish(draft, 'rollback');
-          log.info({ attempt }, 'metadata changed by another instance meanwhile; re-applying the operation');
+          log.info({ attempt }, 'metadata changed by another instance meanwhile, or the write needed more than one statement; re-applying the operation in order');
           continue;
         }
         await finish(draft, 'commit');
@@ -218,6 +219,20 @@ async function begun<T>(host: SchemaHost, begin: (client: PoolClient) => Promise
   const client = await host.db.connect();
   try {
     return { client, result: await begin(client) };
+  } catch (error) {
+    client.release(error as Error);
+    throw error;
+  }
+}
+
+/** The draft's metadata written and its transaction committed in one round trip (SchemaHost.writeAndCommit); the transaction is over either way. */
+async function writeAndCommit(host: SchemaHost, base: SchemaState, draft: Draft): Promise<Committed | null> {
+  const client = draft.transaction!;
+  draft.transaction = null;
+  try {
+    const committed = await host.writeAndCommit(base, draft.metadata, client);
+    client.release();
+    return committed;
   } catch (error) {
     client.release(error as Error);
     throw error;

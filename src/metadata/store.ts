@@ -175,8 +175,8 @@ const ENTRIES_WRITTEN_WITH_ROW = 'coalesce((select without_tables from written),
  * less for every operation. The counts tell the writer whether all of them found their
  * rows and places.
  */
-const WRITE_SQL = `
-with replaced as (
+const WRITE_CTES = `
+replaced as (
   select ${ROW_WITHOUT_TABLES} as without_tables, coalesce(${VIEW_KEPT}, false) as view_kept
     from service_catalog.metadata where id = 1 and resource_version = $2 for update
 ), written as (
@@ -195,9 +195,37 @@ with replaced as (
 ), ${insertBetweenParts('$5::json', ENTRIES_WRITTEN_WITH_ROW).ctes}, inserted as (
   ${insertBetweenParts('$5::json', ENTRIES_WRITTEN_WITH_ROW).insert}
   returning 1
-)
+)`;
+
+const WRITE_SQL = `with ${WRITE_CTES}
 select resource_version, without_tables, view_missing, (select count(*) from changed) as changed, (select count(*) from inserted) as inserted
   from written`;
+
+/** Raised by WRITE_ALONE_SQL where its write needs more statements: the transaction is then failed, and a COMMIT behind it rolls it back. */
+export const WRITE_NEEDS_STEPS = 'SV001';
+
+/** The function that raises WRITE_NEEDS_STEPS; plain SQL has no way to raise. */
+const WRITE_NEEDS_STEPS_FUNCTION = `
+create function service_catalog.write_needs_steps() returns bigint language plpgsql volatile as $$
+begin
+  raise exception using errcode = '${WRITE_NEEDS_STEPS}',
+    message = 'service_catalog: this metadata write takes more than one statement',
+    hint = 'The engine rolls it back and writes it again in steps; nothing is lost.';
+end $$`;
+
+/**
+ * WRITE_SQL as a write complete in itself, or an error: the new version where the row, every
+ * changed entry and every new one were written and the view was kept, else it raises
+ * (WRITE_NEEDS_STEPS), a lost race included. A COMMIT can then go with it in one round trip
+ * (writeAndCommit), which commits only a complete write.
+ */
+const WRITE_ALONE_SQL = `with ${WRITE_CTES}
+select coalesce((
+  select resource_version from written
+   where without_tables and not view_missing
+     and (select count(*) from changed) = pg_catalog.json_array_length($4::json)
+     and (select count(*) from inserted) = pg_catalog.json_array_length($5::json)
+), service_catalog.write_needs_steps()) as resource_version`;
 
 const DELETE_REMOVED_SQL = `
 delete from service_catalog.metadata_tables
@@ -254,6 +282,9 @@ export class MetadataStore {
         primary key (source, table_schema, table_name)
       )`);
       await client.query('create index if not exists metadata_tables_order on service_catalog.metadata_tables (source, position)');
+      // Looked up first: replacing a function every start would rewrite its catalog row for nothing.
+      const needsSteps = await client.query("select pg_catalog.to_regprocedure('service_catalog.write_needs_steps()') is null as missing");
+      if ((needsSteps.rows[0] as { missing: boolean }).missing) await client.query(WRITE_NEEDS_STEPS_FUNCTION);
       await client.query(
         'insert into service_catalog.metadata (id, resource_version, metadata) values (1, 1, $1) on conflict (id) do nothing',
         [JSON.stringify(emptyMetadata())],
@@ -336,13 +367,12 @@ export class MetadataStore {
   async write(metadata: Metadata, expectedVersion: number, transaction?: PoolClient, base?: Metadata): Promise<number | null> {
     const write = async (client: PoolClient): Promise<number | null> => {
       const changes = base === undefined ? null : tableChanges(base, metadata);
-      const view = changes !== null && !changesTriggerView(base!, metadata, changes) ? null : JSON.stringify(triggerView(metadata));
       // Without removals the entries go with the row; a removal goes first, on its own (writeTableChanges).
       const withRow = changes !== null && changes.removed.length === 0 ? changes : null;
       const result = await client.query<{ resource_version: string; without_tables: boolean; view_missing: boolean; changed: string; inserted: string }>({
         name: 'service_metadata_write',
         text: WRITE_SQL,
-        values: [JSON.stringify(withoutTables(metadata)), expectedVersion, view, JSON.stringify(withRow?.changed ?? []), JSON.stringify(withRow?.inserted ?? [])],
+        values: writeValues(metadata, expectedVersion, base, changes, withRow),
       });
       const row = result.rows[0];
       if (row === undefined) return null;
@@ -356,6 +386,39 @@ export class MetadataStore {
     };
     return transaction === undefined ? inTransaction(this.#pool, write) : write(transaction);
   }
+
+  /**
+   * Writes `metadata` in `transaction` and commits it, the write and the COMMIT sent together
+   * (one round trip on a pipelining client, createPool): the new version, or null where the
+   * write takes more than one statement (a view or entries to write whole, new entries with
+   * no room between their neighbours) or another writer got there first,
+   * the transaction then rolled back by the COMMIT. Either way the transaction is over.
+   * `base` is the metadata of `expectedVersion`, as for `write`. Entries to write whole or
+   * removed are written in steps (`write`), then committed.
+   */
+  async writeAndCommit(metadata: Metadata, expectedVersion: number, transaction: PoolClient, base: Metadata): Promise<number | null> {
+    const changes = tableChanges(base, metadata);
+    if (changes === null || changes.removed.length > 0) {
+      const version = await this.write(metadata, expectedVersion, transaction, base);
+      await transaction.query(version === null ? 'rollback' : 'commit');
+      return version;
+    }
+    const writing = transaction.query<{ resource_version: string }>({ name: 'service_metadata_write_alone', text: WRITE_ALONE_SQL, values: writeValues(metadata, expectedVersion, base, changes, changes) });
+    const committing = transaction.query('commit');
+    const [written, committed] = await Promise.allSettled([writing, committing]);
+    if (written.status === 'rejected') {
+      if ((written.reason as { code?: unknown }).code === WRITE_NEEDS_STEPS && committed.status === 'fulfilled') return null;
+      throw written.reason;
+    }
+    if (committed.status === 'rejected') throw committed.reason;
+    return Number(written.value.rows[0]!.resource_version);
+  }
+}
+
+/** WRITE_SQL's values: the row, the version written over, the trigger view (null where unchanged), and the changed and new entries where they go with the row. */
+function writeValues(metadata: Metadata, expectedVersion: number, base: Metadata | undefined, changes: TableChanges | null, withRow: TableChanges | null): unknown[] {
+  const view = changes !== null && !changesTriggerView(base!, metadata, changes) ? null : JSON.stringify(triggerView(metadata));
+  return [JSON.stringify(withoutTables(metadata)), expectedVersion, view, JSON.stringify(withRow?.changed ?? []), JSON.stringify(withRow?.inserted ?? [])];
 }
 
 /** Whether the trigger view of `next` differs from that of `base`, which `changes` tell apart (no triggers changed, came or went). */

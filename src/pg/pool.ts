@@ -22,6 +22,11 @@ export interface PoolOptions {
   statementTimeoutMs?: number;
   /** PostgreSQL's JIT; off unless asked, since it can compile one generated statement for minutes, deaf to cancel. */
   jit?: boolean;
+  /**
+   * node-postgres' pipelining: a query is sent at once, not after the previous one's answer.
+   * What a caller awaits in turn runs as before; queries it sends together share a round trip.
+   */
+  pipeline?: boolean;
 }
 
 export function createPool(connectionString: string, options: PoolOptions): pg.Pool {
@@ -33,6 +38,7 @@ export function createPool(connectionString: string, options: PoolOptions): pg.P
     ...(options.statementTimeoutMs === undefined ? {} : { statement_timeout: options.statementTimeoutMs }),
     // Setting `options` replaces PGOPTIONS, which operators use for their own settings: keep theirs.
     ...(options.jit === true ? {} : { options: [process.env.PGOPTIONS, '-c jit=off'].filter((part) => part !== undefined && part !== '').join(' ') }),
+    ...(options.pipeline === true ? { pipeline: true } : {}),
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 10_000,
   });

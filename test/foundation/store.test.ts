@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { METADATA_WRITE_LOCK, MetadataStore } from '../../src/metadata/store.js';
 import { emptyMetadata, type Metadata } from '../../src/metadata/types.js';
+import { createPool } from '../../src/pg/pool.js';
 import { createTestDatabase, type TestDatabase } from '../harness/database.js';
 
 let db: TestDatabase;
@@ -293,6 +294,76 @@ describe('MetadataStore', () => {
       waiter.release();
       await fresh.end();
       await db.sql(`alter database ${name} reset default_transaction_isolation`);
+    }
+  });
+
+  it('writes and commits in one round trip only a write complete in one statement, and rolls the whole transaction back otherwise', async () => {
+    const store = new MetadataStore(db.pool);
+    const pipelined = createPool(db.url, { max: 1, applicationName: 'test-pipelined', pipeline: true });
+    const entry = (name: string) => ({ table: { schema: 'public', name } });
+    const withTables = (base: Metadata, tables: object[]) => ({ ...base, sources: [{ ...base.sources[0]!, tables }] }) as never as Metadata;
+    const tablesOf = (metadata: Metadata) => metadata.sources[0]!.tables;
+    // Each attempt makes a table in its transaction first, as track_table's publication change goes with the write: committed with it or not at all.
+    const attempt = async (next: Metadata, expected: number, base: Metadata, marker: string): Promise<number | null> => {
+      const client = await pipelined.connect();
+      try {
+        await client.query('begin');
+        await client.query(`create table ${marker} ()`);
+        return await store.writeAndCommit(next, expected, client, base);
+      } finally {
+        client.release();
+      }
+    };
+    const exists = async (name: string) => (await db.sql('select to_regclass($1) is not null as found', [name])).rows[0].found as boolean;
+    try {
+      const before = await store.read();
+      const start = { version: 3 as const, sources: [{ name: 'default', kind: 'postgres' as const, tables: [entry('a'), entry('b'), entry('c')] }] } as never as Metadata;
+      await store.write(start, before.resourceVersion);
+      const stored = await store.read();
+      const added = withTables(stored.metadata, [...tablesOf(stored.metadata), entry('zz_one')]);
+      expect(await attempt(added, stored.resourceVersion, stored.metadata, 'committed_with_write')).toBe(stored.resourceVersion + 1);
+      expect(await store.read()).toEqual({ resourceVersion: stored.resourceVersion + 1, metadata: added });
+      expect(await exists('committed_with_write')).toBe(true);
+
+      const next = withTables(added, [...tablesOf(added), entry('zz_two')]);
+      expect(await attempt(next, stored.resourceVersion, added, 'lost_race')).toBeNull();
+      expect(await exists('lost_race')).toBe(false);
+
+      // The trigger view last written by other means (an older engine): writing it takes a statement more.
+      await db.sql('update service_catalog.metadata set trigger_view_kept = null where id = 1');
+      expect(await attempt(next, stored.resourceVersion + 1, added, 'view_missing')).toBeNull();
+      expect(await exists('view_missing')).toBe(false);
+      expect(await store.read()).toEqual({ resourceVersion: stored.resourceVersion + 1, metadata: added });
+      expect(await store.write(next, stored.resourceVersion + 1, undefined, added)).toBe(stored.resourceVersion + 2);
+
+      // No room left between two neighbours: the entries are written whole, in steps.
+      const [firstEntry, secondEntry] = tablesOf(next);
+      await db.sql('update service_catalog.metadata_tables set position = (select position + 1 from service_catalog.metadata_tables where table_name = $1) where table_name = $2', [firstEntry!.table.name, secondEntry!.table.name]);
+      const squeezed = withTables(next, [firstEntry!, entry('squeezed'), ...tablesOf(next).slice(1)]);
+      expect(await attempt(squeezed, stored.resourceVersion + 2, next, 'no_room')).toBeNull();
+      expect(await exists('no_room')).toBe(false);
+      expect(await store.write(squeezed, stored.resourceVersion + 2, undefined, next)).toBe(stored.resourceVersion + 3);
+      expect((await store.read()).metadata).toEqual(squeezed);
+
+      // A removal is written in steps, then committed with the rest.
+      const removed = withTables(squeezed, tablesOf(squeezed).filter((table) => table.table.name !== 'squeezed'));
+      expect(await attempt(removed, stored.resourceVersion + 3, squeezed, 'committed_with_removal')).toBe(stored.resourceVersion + 4);
+      expect(await store.read()).toEqual({ resourceVersion: stored.resourceVersion + 4, metadata: removed });
+      expect(await exists('committed_with_removal')).toBe(true);
+
+      // A transaction failed before the write: its error, not a refusal.
+      const client = await pipelined.connect();
+      try {
+        await client.query('begin');
+        await expect(client.query('select 1 / 0')).rejects.toThrow(/division by zero/);
+        await expect(store.writeAndCommit(next, stored.resourceVersion + 4, client, removed)).rejects.toMatchObject({ code: '25P02' });
+        expect(client.getTransactionStatus()).toBe('I');
+      } finally {
+        client.release();
+      }
+      expect((await store.read()).resourceVersion).toBe(stored.resourceVersion + 4);
+    } finally {
+      await pipelined.end();
     }
   });
 

@@ -145,6 +145,24 @@ describe('metadata operations on two instances', () => {
     expect(typeFields(snapshot, 'user', 'fresh')).toEqual(['id', 'label']);
     expect(typeFields(snapshot, 'editor', 'fresh')).toEqual(['id']);
   });
+  it('apply again in order, written in steps, an operation applied ahead whose write takes more than one statement', async () => {
+    // The trigger view last written by an older engine: the write and COMMIT sent together
+    // must not commit without it. The transaction rolls back and the operation is applied again.
+    const viewCurrent = async () => (await db.sql('select trigger_view_version = resource_version and trigger_view is not null as current from service_catalog.metadata where id = 1')).rows[0]!.current as boolean;
+    await db.sql('update service_catalog.metadata set trigger_view_kept = null where id = 1');
+    await ok(first, 'create_select_permission', { table: author, role: 'steps', permission: { columns: ['id', 'name'], filter: {} } });
+    expect(await viewCurrent()).toBe(true);
+    await db.sql('create table stepped (id serial primary key)');
+    await db.sql('update service_catalog.metadata set trigger_view_kept = null where id = 1');
+    await ok(first, 'track_table', { table: { schema: 'public', name: 'stepped' } });
+    expect(await viewCurrent()).toBe(true);
+    const exported = (await second.query({ type: 'export_metadata', args: {} })).json as { sources: { tables: { table: { name: string }; select_permissions?: { role: string }[] }[] }[] };
+    const tables = exported.sources[0]!.tables;
+    expect(tables.some((entry) => entry.table.name === 'stepped')).toBe(true);
+    expect(tables.find((entry) => entry.table.name === 'author')!.select_permissions!.map((permission) => permission.role)).toContain('steps');
+    await expectAsAfterReload();
+  });
+
   it('apply a bulk with a data write in order, so that a state changed meanwhile does not make it write twice', async () => {
     await db.sql('create table counted (id serial primary key, label text)');
     await ok(first, 'track_table', { table: { schema: 'public', name: 'counted' } });
