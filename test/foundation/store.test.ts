@@ -367,6 +367,38 @@ describe('MetadataStore', () => {
     }
   });
 
+  it('finds a changed entry by the index among thousands, not by reading them all', async () => {
+    const store = new MetadataStore(db.pool);
+    const pipelined = createPool(db.url, { max: 1, applicationName: 'test-pipelined', pipeline: true });
+    const entry = (name: string) => ({ table: { schema: 'public', name } });
+    const source = (tables: object[]) => ({ version: 3 as const, sources: [{ name: 'default', kind: 'postgres' as const, tables }] }) as never as Metadata;
+    try {
+      const { resourceVersion } = await store.read();
+      const base = source(Array.from({ length: 5000 }, (_, index) => entry(`wide_${String(index).padStart(4, '0')}`)));
+      await store.write(base, resourceVersion);
+      await db.sql('analyze service_catalog.metadata_tables');
+      const tables = base.sources[0]!.tables;
+      const next = source([...tables.slice(0, 2500), { ...tables[2500]!, is_enum: true }, ...tables.slice(2501)]);
+      const client = await pipelined.connect();
+      try {
+        // Statistics reach other sessions when a backend flushes them: forced, and read afresh.
+        const seqScans = async () => {
+          await client.query('select pg_stat_force_next_flush()');
+          return Number((await client.query("select pg_stat_clear_snapshot(), seq_scan from pg_stat_user_tables where relid = 'service_catalog.metadata_tables'::regclass")).rows[0].seq_scan);
+        };
+        const before = await seqScans();
+        await client.query('begin');
+        expect(await store.writeAndCommit(next, resourceVersion + 1, client, base)).toBe(resourceVersion + 2);
+        expect(await seqScans()).toBe(before);
+      } finally {
+        client.release();
+      }
+      expect((await store.read()).metadata).toEqual(next);
+    } finally {
+      await pipelined.end();
+    }
+  });
+
   it('refuses a row holding some sources with their tables and some without', async () => {
     const store = new MetadataStore(db.pool);
     const { metadata } = await store.read();
