@@ -224,6 +224,28 @@ begin
     hint = 'The engine rolls it back and writes it again in steps; nothing is lost.';
 end $$`;
 
+/** PostgreSQL's undefined_function: write_needs_steps() dropped since set-up. */
+const UNDEFINED_FUNCTION = '42883';
+
+/**
+ * Finds or makes the function WRITE_ALONE_SQL raises through, under a savepoint (set-up
+ * goes on without it where the role may not make it); whether it is there.
+ */
+async function writeNeedsStepsFunction(client: PoolClient): Promise<boolean> {
+  // Looked up first: replacing a function every start would rewrite its catalog row for nothing.
+  const found = await client.query<{ found: boolean }>("select pg_catalog.to_regprocedure('service_catalog.write_needs_steps()') is not null as found");
+  if (found.rows[0]!.found) return true;
+  await client.query('savepoint write_needs_steps');
+  try {
+    await client.query(WRITE_NEEDS_STEPS_FUNCTION);
+    await client.query('release savepoint write_needs_steps');
+    return true;
+  } catch {
+    await client.query('rollback to savepoint write_needs_steps; release savepoint write_needs_steps');
+    return false;
+  }
+}
+
 /**
  * WRITE_SQL as a write complete in itself, or an error: the new version where the row, every
  * changed entry and every new one were written and the view was kept, else it raises
@@ -257,6 +279,12 @@ delete from service_catalog.metadata_tables
  */
 export class MetadataStore {
   readonly #pool: Pool;
+  /**
+   * Whether writeAndCommit may send the write and COMMIT together: set up found or made
+   * service_catalog.write_needs_steps(). A role that may not create it (a catalog made by
+   * another role, no PL/pgSQL) writes in steps, as before.
+   */
+  #writesAlone = false;
 
   constructor(pool: Pool) {
     this.#pool = pool;
@@ -293,9 +321,7 @@ export class MetadataStore {
         primary key (source, table_schema, table_name)
       )`);
       await client.query('create index if not exists metadata_tables_order on service_catalog.metadata_tables (source, position)');
-      // Looked up first: replacing a function every start would rewrite its catalog row for nothing.
-      const needsSteps = await client.query("select pg_catalog.to_regprocedure('service_catalog.write_needs_steps()') is null as missing");
-      if ((needsSteps.rows[0] as { missing: boolean }).missing) await client.query(WRITE_NEEDS_STEPS_FUNCTION);
+      this.#writesAlone = await writeNeedsStepsFunction(client);
       await client.query(
         'insert into service_catalog.metadata (id, resource_version, metadata) values (1, 1, $1) on conflict (id) do nothing',
         [JSON.stringify(emptyMetadata())],
@@ -402,14 +428,15 @@ export class MetadataStore {
    * Writes `metadata` in `transaction` and commits it, the write and the COMMIT sent together
    * (one round trip on a pipelining client, createPool): the new version, or null where the
    * write takes more than one statement (a view or entries to write whole, new entries with
-   * no room between their neighbours) or another writer got there first,
-   * the transaction then rolled back by the COMMIT. Either way the transaction is over.
-   * `base` is the metadata of `expectedVersion`, as for `write`. Entries to write whole or
-   * removed are written in steps (`write`), then committed.
+   * no room between their neighbours), another writer got there first or the function it
+   * raises through was dropped, the transaction then rolled back by the COMMIT. Either way
+   * the transaction is over. `base` is the metadata of `expectedVersion`, as for `write`.
+   * Entries to write whole or removed are written in steps (`write`), then committed, and so
+   * is everything where set-up could not make that function.
    */
   async writeAndCommit(metadata: Metadata, expectedVersion: number, transaction: PoolClient, base: Metadata): Promise<number | null> {
     const changes = tableChanges(base, metadata);
-    if (changes === null || changes.removed.length > 0) {
+    if (!this.#writesAlone || changes === null || changes.removed.length > 0) {
       const version = await this.write(metadata, expectedVersion, transaction, base);
       await transaction.query(version === null ? 'rollback' : 'commit');
       return version;
@@ -418,7 +445,12 @@ export class MetadataStore {
     const committing = transaction.query('commit');
     const [written, committed] = await Promise.allSettled([writing, committing]);
     if (written.status === 'rejected') {
-      if ((written.reason as { code?: unknown }).code === WRITE_NEEDS_STEPS && committed.status === 'fulfilled') return null;
+      const code = (written.reason as { code?: unknown }).code;
+      // Rolled back by the COMMIT behind it, to be applied again in steps; a function dropped since set-up is not called again.
+      if (committed.status === 'fulfilled' && (code === WRITE_NEEDS_STEPS || code === UNDEFINED_FUNCTION)) {
+        if (code === UNDEFINED_FUNCTION) this.#writesAlone = false;
+        return null;
+      }
       throw written.reason;
     }
     if (committed.status === 'rejected') throw committed.reason;

@@ -299,6 +299,7 @@ describe('MetadataStore', () => {
 
   it('writes and commits in one round trip only a write complete in one statement, and rolls the whole transaction back otherwise', async () => {
     const store = new MetadataStore(db.pool);
+    await store.setUp();
     const pipelined = createPool(db.url, { max: 1, applicationName: 'test-pipelined', pipeline: true });
     const entry = (name: string) => ({ table: { schema: 'public', name } });
     const withTables = (base: Metadata, tables: object[]) => ({ ...base, sources: [{ ...base.sources[0]!, tables }] }) as never as Metadata;
@@ -369,6 +370,7 @@ describe('MetadataStore', () => {
 
   it('finds a changed entry by the index among thousands, not by reading them all', async () => {
     const store = new MetadataStore(db.pool);
+    await store.setUp();
     const pipelined = createPool(db.url, { max: 1, applicationName: 'test-pipelined', pipeline: true });
     const entry = (name: string) => ({ table: { schema: 'public', name } });
     const source = (tables: object[]) => ({ version: 3 as const, sources: [{ name: 'default', kind: 'postgres' as const, tables }] }) as never as Metadata;
@@ -397,6 +399,43 @@ describe('MetadataStore', () => {
     } finally {
       await pipelined.end();
     }
+  });
+
+  it('writes in steps where set-up could not make the function a one-statement write raises through, or it was dropped since', async () => {
+    const withTable = (metadata: Metadata, name: string) => ({ ...metadata, sources: [{ ...(metadata.sources[0] ?? { name: 'default', kind: 'postgres' }), tables: [...(metadata.sources[0]?.tables ?? []), { table: { schema: 'public', name } }] }] }) as never as Metadata;
+    const functionFound = async (database: TestDatabase) => (await database.sql("select to_regprocedure('service_catalog.write_needs_steps()') is not null as found")).rows[0].found as boolean;
+    const writeAndCommit = async (store: MetadataStore, database: TestDatabase, name: string): Promise<number | null> => {
+      const stored = await store.read();
+      const client = await database.pool.connect();
+      try {
+        await client.query('begin');
+        return await store.writeAndCommit(withTable(stored.metadata, name), stored.resourceVersion, client, stored.metadata);
+      } finally {
+        client.release();
+      }
+    };
+    const withoutPlpgsql = await createTestDatabase();
+    try {
+      await withoutPlpgsql.sql('drop extension plpgsql');
+      const store = new MetadataStore(withoutPlpgsql.pool);
+      await store.setUp();
+      expect(await functionFound(withoutPlpgsql)).toBe(false);
+      const { resourceVersion } = await store.read();
+      expect(await writeAndCommit(store, withoutPlpgsql, 'in_steps')).toBe(resourceVersion + 1);
+      expect((await store.read()).metadata.sources[0]!.tables.map((entry) => entry.table.name)).toEqual(['in_steps']);
+    } finally {
+      await withoutPlpgsql.drop();
+    }
+
+    const store = new MetadataStore(db.pool);
+    await store.setUp();
+    await db.sql('drop function service_catalog.write_needs_steps()');
+    const { resourceVersion } = await store.read();
+    expect(await writeAndCommit(store, db, 'after_drop')).toBeNull();
+    expect((await store.read()).resourceVersion).toBe(resourceVersion);
+    expect(await writeAndCommit(store, db, 'after_drop')).toBe(resourceVersion + 1);
+    await store.setUp();
+    expect(await functionFound(db)).toBe(true);
   });
 
   it('refuses a row holding some sources with their tables and some without', async () => {
