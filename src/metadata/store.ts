@@ -224,8 +224,8 @@ begin
     hint = 'The engine rolls it back and writes it again in steps; nothing is lost.';
 end $$`;
 
-/** PostgreSQL's undefined_function: write_needs_steps() dropped since set-up. */
-const UNDEFINED_FUNCTION = '42883';
+/** Why write_needs_steps() may fail to be called after set-up: dropped since (undefined_function), or the role's right to execute it revoked (insufficient_privilege). */
+const FUNCTION_GONE = new Set(['42883', '42501']);
 
 /**
  * Finds or makes the function WRITE_ALONE_SQL raises through, under a savepoint (set-up
@@ -233,8 +233,11 @@ const UNDEFINED_FUNCTION = '42883';
  */
 async function writeNeedsStepsFunction(client: PoolClient): Promise<boolean> {
   // Looked up first: replacing a function every start would rewrite its catalog row for nothing.
-  const found = await client.query<{ found: boolean }>("select pg_catalog.to_regprocedure('service_catalog.write_needs_steps()') is not null as found");
-  if (found.rows[0]!.found) return true;
+  // PostgreSQL checks the right to execute it when the write starts, called or not.
+  const found = await client.query<{ found: boolean; callable: boolean }>(
+    "select pg_catalog.to_regprocedure('service_catalog.write_needs_steps()') is not null as found, coalesce(pg_catalog.has_function_privilege(pg_catalog.to_regprocedure('service_catalog.write_needs_steps()'), 'execute'), false) as callable",
+  );
+  if (found.rows[0]!.found) return found.rows[0]!.callable;
   await client.query('savepoint write_needs_steps');
   try {
     await client.query(WRITE_NEEDS_STEPS_FUNCTION);
@@ -256,7 +259,7 @@ const WRITE_ALONE_SQL = `with ${WRITE_CTES}
 select coalesce((
   select resource_version from written
    where without_tables and not view_missing
-     and (select count(*) from changed) = $6::bigint
+     and (select count(*) from changed) = pg_catalog.json_array_length($4::json)
      and (select count(*) from inserted) = pg_catalog.json_array_length($5::json)
 ), service_catalog.write_needs_steps()) as resource_version`;
 
@@ -429,7 +432,7 @@ export class MetadataStore {
    * (one round trip on a pipelining client, createPool): the new version, or null where the
    * write takes more than one statement (a view or entries to write whole, new entries with
    * no room between their neighbours), another writer got there first or the function it
-   * raises through was dropped, the transaction then rolled back by the COMMIT. Either way
+   * raises through was dropped or made uncallable, the transaction then rolled back by the COMMIT. Either way
    * the transaction is over. `base` is the metadata of `expectedVersion`, as for `write`.
    * Entries to write whole or removed are written in steps (`write`), then committed, and so
    * is everything where set-up could not make that function.
@@ -446,9 +449,9 @@ export class MetadataStore {
     const [written, committed] = await Promise.allSettled([writing, committing]);
     if (written.status === 'rejected') {
       const code = (written.reason as { code?: unknown }).code;
-      // Rolled back by the COMMIT behind it, to be applied again in steps; a function dropped since set-up is not called again.
-      if (committed.status === 'fulfilled' && (code === WRITE_NEEDS_STEPS || code === UNDEFINED_FUNCTION)) {
-        if (code === UNDEFINED_FUNCTION) this.#writesAlone = false;
+      // Rolled back by the COMMIT behind it, to be applied again in steps; a function gone since set-up is not called again.
+      if (committed.status === 'fulfilled' && (code === WRITE_NEEDS_STEPS || FUNCTION_GONE.has(code as string))) {
+        if (code !== WRITE_NEEDS_STEPS) this.#writesAlone = false;
         return null;
       }
       throw written.reason;

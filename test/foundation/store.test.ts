@@ -352,17 +352,26 @@ describe('MetadataStore', () => {
       expect(await store.read()).toEqual({ resourceVersion: stored.resourceVersion + 4, metadata: removed });
       expect(await exists('committed_with_removal')).toBe(true);
 
+      // A changed entry whose stored row is gone: written whole, in steps.
+      const [kept] = tablesOf(removed);
+      await db.sql('delete from service_catalog.metadata_tables where table_name = $1', [kept!.table.name]);
+      const flagged = withTables(removed, [{ ...kept!, is_enum: true }, ...tablesOf(removed).slice(1)]);
+      expect(await attempt(flagged, stored.resourceVersion + 4, removed, 'entry_missing')).toBeNull();
+      expect(await exists('entry_missing')).toBe(false);
+      expect(await store.write(flagged, stored.resourceVersion + 4, undefined, removed)).toBe(stored.resourceVersion + 5);
+      expect((await store.read()).metadata).toEqual(flagged);
+
       // A transaction failed before the write: its error, not a refusal.
       const client = await pipelined.connect();
       try {
         await client.query('begin');
         await expect(client.query('select 1 / 0')).rejects.toThrow(/division by zero/);
-        await expect(store.writeAndCommit(next, stored.resourceVersion + 4, client, removed)).rejects.toMatchObject({ code: '25P02' });
+        await expect(store.writeAndCommit(next, stored.resourceVersion + 5, client, flagged)).rejects.toMatchObject({ code: '25P02' });
         expect(client.getTransactionStatus()).toBe('I');
       } finally {
         client.release();
       }
-      expect((await store.read()).resourceVersion).toBe(stored.resourceVersion + 4);
+      expect((await store.read()).resourceVersion).toBe(stored.resourceVersion + 5);
     } finally {
       await pipelined.end();
     }
@@ -427,15 +436,39 @@ describe('MetadataStore', () => {
       await withoutPlpgsql.drop();
     }
 
-    const store = new MetadataStore(db.pool);
-    await store.setUp();
-    await db.sql('drop function service_catalog.write_needs_steps()');
-    const { resourceVersion } = await store.read();
-    expect(await writeAndCommit(store, db, 'after_drop')).toBeNull();
-    expect((await store.read()).resourceVersion).toBe(resourceVersion);
-    expect(await writeAndCommit(store, db, 'after_drop')).toBe(resourceVersion + 1);
-    await store.setUp();
-    expect(await functionFound(db)).toBe(true);
+    const pipelined = { ...db, pool: createPool(db.url, { max: 2, applicationName: 'test-pipelined', pipeline: true }) };
+    const role = `no_execute_${Date.now()}`;
+    try {
+      const store = new MetadataStore(pipelined.pool);
+      await store.setUp();
+      await db.sql('drop function service_catalog.write_needs_steps()');
+      const { resourceVersion } = await store.read();
+      expect(await writeAndCommit(store, pipelined, 'after_drop')).toBeNull();
+      expect((await store.read()).resourceVersion).toBe(resourceVersion);
+      expect(await writeAndCommit(store, pipelined, 'after_drop')).toBe(resourceVersion + 1);
+      await store.setUp();
+      expect(await functionFound(db)).toBe(true);
+
+      // A role that may not execute it: PostgreSQL refuses the write whether it calls it or not.
+      const again = new MetadataStore(pipelined.pool);
+      await again.setUp();
+      await db.sql(`create role ${role}; grant usage on schema service_catalog to ${role}; grant select, insert, update, delete on all tables in schema service_catalog to ${role}; revoke execute on function service_catalog.write_needs_steps() from public`);
+      const client = await pipelined.pool.connect();
+      try {
+        await client.query(`set role ${role}`);
+        for (const expected of [null, resourceVersion + 2]) {
+          const stored = await again.read();
+          await client.query('begin');
+          expect(await again.writeAndCommit(withTable(stored.metadata, `as_role_${String(expected)}`), stored.resourceVersion, client, stored.metadata)).toBe(expected);
+        }
+        await client.query('reset role');
+      } finally {
+        client.release();
+      }
+    } finally {
+      await pipelined.pool.end();
+      await db.sql(`grant execute on function service_catalog.write_needs_steps() to public; drop owned by ${role}; drop role if exists ${role}`);
+    }
   });
 
   it('refuses a row holding some sources with their tables and some without', async () => {
