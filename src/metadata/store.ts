@@ -283,9 +283,9 @@ delete from service_catalog.metadata_tables
 export class MetadataStore {
   readonly #pool: Pool;
   /**
-   * Whether writeAndCommit may send the write and COMMIT together: set up found or made
-   * service_catalog.write_needs_steps(). A role that may not create it (a catalog made by
-   * another role, no PL/pgSQL) writes in steps, as before.
+   * Whether writeAndCommit may send the write and COMMIT together: set-up found or made
+   * service_catalog.write_needs_steps(), and this role may execute it. A role that may not
+   * create or execute it (a catalog made by another role, no PL/pgSQL) writes in steps, as before.
    */
   #writesAlone = false;
 
@@ -431,15 +431,15 @@ export class MetadataStore {
    * Writes `metadata` in `transaction` and commits it, the write and the COMMIT sent together
    * (one round trip on a pipelining client, createPool): the new version, or null where the
    * write takes more than one statement (a view or entries to write whole, new entries with
-   * no room between their neighbours), another writer got there first or the function it
-   * raises through was dropped or made uncallable, the transaction then rolled back by the COMMIT. Either way
-   * the transaction is over. `base` is the metadata of `expectedVersion`, as for `write`.
-   * Entries to write whole or removed are written in steps (`write`), then committed, and so
-   * is everything where set-up could not make that function.
+   * no room between their neighbours), another writer got there first, or the function it
+   * raises through was dropped or may no longer be executed: the transaction was then rolled
+   * back by the COMMIT. Either way the transaction is over. `base` is the metadata of
+   * `expectedVersion`, as for `write`. Entries to write whole or removed are written in steps
+   * (`write`), then committed, and so is everything where that function cannot be used.
    */
   async writeAndCommit(metadata: Metadata, expectedVersion: number, transaction: PoolClient, base: Metadata): Promise<number | null> {
-    const changes = tableChanges(base, metadata);
-    if (!this.#writesAlone || changes === null || changes.removed.length > 0) {
+    const changes = this.#writesAlone ? tableChanges(base, metadata) : null;
+    if (changes === null || changes.removed.length > 0) {
       const version = await this.write(metadata, expectedVersion, transaction, base);
       await transaction.query(version === null ? 'rollback' : 'commit');
       return version;
