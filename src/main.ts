@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First: it sets NODE_ENV, which graphql-js reads as it loads.
+import './node-env.js';
 import { resolve } from 'node:path';
 import { Bus } from './bus/bus.js';
 import { ensureLocalNats, NatsUnavailableError, type LocalNats } from './bus/local-nats.js';

@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Loaded before src/main.ts (`--import`): when the process exits, it says whether the
+ * graphql-js that main.ts's imports loaded checks its `instanceof`s in production mode.
+ * A look-alike of a GraphQL type makes the development check throw; in production it is
+ * simply not one. graphql-js must already be loaded: one loaded here, late, would read
+ * whatever NODE_ENV holds by then. Written synchronously: at exit, a write to a pipe may be lost.
+ */
+const PROBE = `
+import { writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+const require = createRequire(join(process.cwd(), 'package.json'));
+process.on('exit', () => {
+  const path = require.resolve('graphql/jsutils/instanceOf.js');
+  if (require.cache[path] === undefined) return void writeSync(1, 'mode: graphql not loaded\\n');
+  let mode = 'production';
+  try {
+    require('graphql').isScalarType({ [Symbol.toStringTag]: 'GraphQLScalarType' });
+  } catch {
+    mode = 'development';
+  }
+  writeSync(1, 'mode: ' + mode + '\\n');
+});
+`;
+
+function graphqlModeOfCli(nodeEnv: string | undefined): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'node-env-'));
+  const probe = join(dir, 'probe.mjs');
+  writeFileSync(probe, PROBE);
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.NODE_ENV;
+  if (nodeEnv !== undefined) env.NODE_ENV = nodeEnv;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', probe, 'src/main.ts', '--help'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', () => resolve(/^mode: (.*)$/m.exec(output)?.[1] ?? `no answer in: ${output.slice(-200)}`));
+  });
+}
+
+describe('NODE_ENV of the engine process', () => {
+  it('is production where it is not set, before graphql-js loads', async () => {
+    expect(await graphqlModeOfCli(undefined)).toBe('production');
+  });
+
+  it('is kept where it is set', async () => {
+    expect(await graphqlModeOfCli('development')).toBe('development');
+  });
+});
