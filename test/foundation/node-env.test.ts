@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -29,6 +30,9 @@ process.on('exit', () => {
 });
 `;
 
+/** The repository's root, where `src/main.ts` and node_modules are. */
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
 function graphqlModeOfCli(nodeEnv: string | undefined): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'node-env-'));
   const probe = join(dir, 'probe.mjs');
@@ -37,11 +41,12 @@ function graphqlModeOfCli(nodeEnv: string | undefined): Promise<string> {
   delete env.NODE_ENV;
   if (nodeEnv !== undefined) env.NODE_ENV = nodeEnv;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--import', probe, 'src/main.ts', '--help'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', probe, 'src/main.ts', '--help'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('error', reject);
-    child.once('exit', () => resolve(/^mode: (.*)$/m.exec(output)?.[1] ?? `no answer in: ${output.slice(-200)}`));
+    // 'close', not 'exit': the line is written in the child's exit handler, and its output may still be on the way at 'exit'.
+    child.once('close', () => resolve(/^mode: (.*)$/m.exec(output)?.[1] ?? `no answer in: ${output.slice(-200)}`));
   });
 }
 

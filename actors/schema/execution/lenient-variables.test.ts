@@ -1,4 +1,17 @@
-import { buildSchema, getVariableValues, Kind, parse, type OperationDefinitionNode } from 'graphql';
+import {
+  buildSchema,
+  getVariableValues,
+  GraphQLEnumType,
+  GraphQLInputObjectType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  Kind,
+  parse,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../../src/errors/service-error.js';
 import { seededRandom } from '../../../test/harness/seeded-random.js';
@@ -113,10 +126,35 @@ describe('coerceLeniently', () => {
   });
 
   it('leaves to graphql-js what it does not coerce exactly as graphql-js does', () => {
-    const definitions = (parse('query ($f: filter, $one: one, $n: numeric, $odd: odd) { field }').definitions[0] as OperationDefinitionNode).variableDefinitions!;
-    for (const given of [{ f: { name: 'x', amount: '2' } }, { f: { name: 'x', extra: 1 } }, { f: { id: 1 } }, { f: { name: 'x', tags: 'one' } }, { one: { a: 1 } }, { n: '1.5' }, { odd: { x: 1 } }]) {
-      expect(passedThrough(schema, definitions, given), JSON.stringify(given)).toBeNull();
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ['$v: filter', { v: { name: 'x', amount: '2' } }],
+      ['$v: filter', { v: { name: 'x', extra: 1 } }],
+      ['$v: filter', { v: { id: 1 } }],
+      ['$v: filter', { v: { name: 'x', tags: 'one' } }],
+      ['$v: one', { v: { a: 1 } }],
+      ['$v: numeric', { v: '1.5' }],
+      ['$v: odd', { v: { x: 1 } }],
+    ];
+    for (const [declared, given] of cases) {
+      const definitions = (parse(`query (${declared}) { field }`).definitions[0] as OperationDefinitionNode).variableDefinitions!;
+      expect(passedThrough(schema, definitions, given), `${declared} given ${JSON.stringify(given)}`).toBeNull();
     }
+    // The same declarations pass a value of the shape the walk does coerce.
+    const filter = (parse('query ($v: filter) { field }').definitions[0] as OperationDefinitionNode).variableDefinitions!;
+    expect(passedThrough(schema, filter, { v: { name: 'x' } })).toEqual({ v: { name: 'x', order: 'desc' } });
+  });
+
+  it("gives an enum's internal value, as graphql-js does, and leaves a field named __proto__ to graphql-js", () => {
+    const level = new GraphQLEnumType({ name: 'level', values: { LOW: { value: 1 }, HIGH: { value: { rank: 2 } } } });
+    const withProto = new GraphQLInputObjectType({ name: 'proto', fields: { ['__proto__']: { type: GraphQLString }, a: { type: GraphQLInt } } });
+    const query = new GraphQLObjectType({ name: 'Query', fields: { f: { type: GraphQLInt, args: { l: { type: new GraphQLList(level) }, p: { type: withProto } } } } });
+    const built = new GraphQLSchema({ query });
+    const levels = (parse('query ($l: [level]) { f }').definitions[0] as OperationDefinitionNode).variableDefinitions!;
+    const given = { l: ['LOW', 'HIGH', null] };
+    expect(passedThrough(built, levels, given)).toEqual({ l: [1, { rank: 2 }, null] });
+    expect(passedThrough(built, levels, given)).toEqual(getVariableValues(built, levels, given).coerced);
+    const proto = (parse('query ($p: proto) { f }').definitions[0] as OperationDefinitionNode).variableDefinitions!;
+    expect(passedThrough(built, proto, JSON.parse('{"p":{"__proto__":"x","a":1}}') as Record<string, unknown>)).toBeNull();
   });
 
   it('keeps the variables of an operation it was not asked about out of what it gives', () => {

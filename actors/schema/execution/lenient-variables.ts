@@ -110,6 +110,8 @@ function fieldsOfType(value: unknown, type: GraphQLInputObjectType): unknown {
   const coerced: Record<string, unknown> = {};
   let used = 0;
   for (const field of Object.values(type.getFields())) {
+    // Assigned here, a field named `__proto__` would set the object's prototype instead (a remote's schema may have one).
+    if (field.name === '__proto__') return COERCE;
     // graphql-js reads `given[name]`: an inherited property (a field named `constructor`) is its to refuse.
     if (!Object.hasOwn(given, field.name)) {
       if (given[field.name] !== undefined) return COERCE;
