@@ -55,6 +55,10 @@ describe('NODE_ENV of the engine process', () => {
     expect(await graphqlModeOfCli(undefined)).toBe('production');
   });
 
+  it('is production where it is set empty', async () => {
+    expect(await graphqlModeOfCli('')).toBe('production');
+  });
+
   it('is kept where it is set', async () => {
     expect(await graphqlModeOfCli('development')).toBe('development');
   });
