@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,7 +40,7 @@ function graphqlModeOfCli(nodeEnv: string | undefined): Promise<string> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.NODE_ENV;
   if (nodeEnv !== undefined) env.NODE_ENV = nodeEnv;
-  return new Promise((resolve, reject) => {
+  const answer = new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '--import', probe, 'src/main.ts', '--help'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -48,6 +48,7 @@ function graphqlModeOfCli(nodeEnv: string | undefined): Promise<string> {
     // 'close', not 'exit': the line is written in the child's exit handler, and its output may still be on the way at 'exit'.
     child.once('close', () => resolve(/^mode: (.*)$/m.exec(output)?.[1] ?? `no answer in: ${output.slice(-200)}`));
   });
+  return answer.finally(() => rmSync(dir, { recursive: true, force: true }));
 }
 
 describe('NODE_ENV of the engine process', () => {
