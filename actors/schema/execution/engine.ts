@@ -6,7 +6,7 @@ import { withBoundedClient, type BoundedPool, type RequestBounds } from '../../.
 import { queryNamed } from '../../../src/pg/prepared-statements.js';
 import type { Cancellation } from '../../../src/request/cancellation.js';
 import { ADMIN_ROLE, isAdmin, sessionKey, usesBackendOnlyPermissions, type Session } from '../../../src/session/session.js';
-import { encodeText } from '../../../src/bus/wire.js';
+import { encodeDataBody } from '../../../src/bus/wire.js';
 import { TRACEPARENT, traceHeaders } from '../../../src/tracing/propagation.js';
 import { tracingEnabled } from '../../../src/tracing/tracer.js';
 import { compileOperation } from '../sql/compile-operation.js';
@@ -258,7 +258,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
       let values: unknown[];
       try {
         plan = planFor(prepared.plans, variables, () => namedPlan(compile(model, runtime, prepared, variables, stringifyNumbers)));
-        if (plan.sql === null) return encodeText(`{"data":${plan.staticData}}`);
+        if (plan.sql === null) return encodeDataBody(plan.staticData ?? 'null');
         values = bindParams(plan.params, variables, session.variables);
       } catch (error) {
         const refused = compileErrorBody(error);
@@ -280,7 +280,7 @@ export function buildGraphqlEngine(metadata: Metadata, catalog: Catalog, options
         if (context.facts !== undefined) context.facts.sqlMs += performance.now() - sqlStarted;
       }
       // The data object is Postgres' JSON text, spliced in unparsed (ARCHITECTURE decision 4).
-      return encodeText(`{"data":${data}}`);
+      return encodeDataBody(data);
     },
   };
 }
