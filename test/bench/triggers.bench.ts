@@ -189,7 +189,7 @@ export async function runTriggersBench(natsUrl = process.env.SERVICE_GRAPHQL_NAT
       [`sustained delivered events/s (${CHANGES.toLocaleString('en')} changes, median of ${ROUNDS})`, bulk.perSecond.toFixed(0), '-', '≤ 100 events per fetch cycle per instance (pool 100)'],
       ['no-log limit events/s (pgoutput straight to webhooks, same run)', direct.perSecond.toFixed(0), '-', '-'],
       ['engine / no-log limit events/s', `${(share * 100).toFixed(0)}%`, '>= 75%', '-'],
-      // The limit's own rate moved by up to 45% between runs on one boot: each round shows how far.
+      // On a shared machine the limit's own rate moves from round to round: each round's figure shows how far.
       ['events/s round by round: engine; limit', `${perRound(rounds.get('engine')!)}; ${perRound(rounds.get('limit')!)}`, '-', '-'],
       ['CPU per delivered event: engine / limit (sustained part)', `${cpu(bulk.cpuMsPerEvent)} / ${cpu(direct.cpuMsPerEvent)}`, '-', '-'],
       ['NATS server CPU per delivered event: engine / limit', `${cpu(bulk.natsMsPerEvent)} / ${cpu(direct.natsMsPerEvent)}`, '-', '-'],
